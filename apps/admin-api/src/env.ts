@@ -1,0 +1,11 @@
+import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
+import { z } from 'zod';
+
+export const adminEnvSchema = serviceEnvSchema({
+  ADMIN_API_PORT: portVariable(3001),
+  TRUST_PROXY: z.stringbool().default(false),
+});
+
+export type AdminEnv = z.infer<typeof adminEnvSchema>;
+
+export const loadAdminEnv = (source: NodeJS.ProcessEnv = process.env): AdminEnv => parseEnv(adminEnvSchema, source);

@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { describeServiceBoot } from '@renamer/service-kit/testing';
+
+describeServiceBoot({
+  name: 'admin-api',
+  entry: fileURLToPath(new URL('../src/server.ts', import.meta.url)),
+  portVariable: 'ADMIN_API_PORT',
+});

@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { describeServiceBoot } from '@renamer/service-kit/testing';
+
+describeServiceBoot({
+  name: 'worker',
+  entry: fileURLToPath(new URL('../src/server.ts', import.meta.url)),
+  portVariable: 'WORKER_PORT',
+});

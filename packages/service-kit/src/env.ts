@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Raised at boot when the environment does not parse; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(source);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })),
+  );
+}
+
+export const portVariable = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const url = (protocols: string[]) => z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) });
+
+export const NodeEnv = z.enum(['development', 'test', 'production']).default('development');
+export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/** Variables every service reads. */
+export const commonEnv = {
+  NODE_ENV: NodeEnv,
+  LOG_LEVEL: LogLevel,
+  DATABASE_URL: url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/renamer'),
+  REDIS_URL: url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:-]+:$/, 'letters, digits, _, - or : ending with ":"')
+    .default('renamer:'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+};
+
+const DEV_SECRET = 'renamer-development-secret-change-me-in-production';
+
+/** Object storage and the secrets that sign its links. */
+export const storageEnv = {
+  STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
+  STORAGE_DIR: z.string().min(1).default('.data/objects'),
+  S3_ENDPOINT: url(['http', 'https']).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(3).default('renamer'),
+  PUBLIC_URL: url(['http', 'https']).default('http://localhost:3000'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
+};
+
+/** Cross-field rules: S3 needs its credentials; production needs a real secret. */
+function refineStorageEnv(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (env.STORAGE_DRIVER === 's3') {
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when STORAGE_DRIVER=s3' });
+    }
+  }
+  if (env.NODE_ENV === 'production' && env.SESSION_SECRET === DEV_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be set in production' });
+  }
+}
+
+/** A service's environment schema: the common and storage variables plus its own. */
+export function serviceEnvSchema<Extra extends z.ZodRawShape>(extra: Extra) {
+  return z
+    .object({ ...commonEnv, ...storageEnv, ...extra })
+    .superRefine((env, ctx) => refineStorageEnv(env as Record<string, unknown>, ctx));
+}
+
+const platformEnvSchema = serviceEnvSchema({});
+/** The variables every service shares (what `createPlatform` needs). */
+export type PlatformEnv = z.infer<typeof platformEnvSchema>;

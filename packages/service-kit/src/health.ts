@@ -1,0 +1,47 @@
+import type { ReadyResponse } from '@renamer/contracts';
+import type { FastifyInstance } from 'fastify';
+
+export type HealthCheck = () => Promise<unknown>;
+export type HealthChecks = Record<string, HealthCheck>;
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+async function runCheck(check: HealthCheck) {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return { ok: true, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { ok: false, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function runHealthChecks(checks: HealthChecks): Promise<ReadyResponse> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => [name, await runCheck(check)] as const),
+  );
+  const failed = entries.filter(([, result]) => !result.ok).map(([name]) => name);
+  return { status: failed.length ? 'unavailable' : 'ok', checks: Object.fromEntries(entries), failed };
+}
+
+/** `/health/live` says the process runs; `/health/ready` says its dependencies answer (503 names those that don't). */
+export function registerHealthRoutes(app: FastifyInstance, checks: HealthChecks): void {
+  app.get('/health/live', { logLevel: 'warn' }, async () => ({ status: 'ok' as const }));
+  app.get('/health/ready', { logLevel: 'warn' }, async (request, reply) => {
+    const result = await runHealthChecks(checks);
+    if (result.failed.length) request.log.warn({ failed: result.failed, checks: result.checks }, 'not ready');
+    // Causes stay in the log: connection errors name hosts and ports.
+    const checksWithoutCauses = Object.fromEntries(
+      Object.entries(result.checks).map(([name, { ok, latencyMs }]) => [name, { ok, latencyMs }]),
+    );
+    return reply.code(result.failed.length ? 503 : 200).send({ ...result, checks: checksWithoutCauses });
+  });
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type HealthChecks, registerHealthRoutes } from './health';
+import type { Logger } from './logger';
+import { createMetrics, type Metrics, registerMetrics } from './metrics';
+import { registerProblemHandlers } from './problem';
+
+export interface HttpServiceOptions {
+  logger: Logger;
+  healthChecks: HealthChecks;
+  metrics?: Metrics;
+  service: string;
+  /** Largest JSON body accepted; uploads use multipart streams and are not bound by this. */
+  bodyLimit?: number;
+  trustProxy?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The Fastify instance every service starts from: request ids (taken from `x-request-id` when sane) on
+ * every log line and answer, zod validation, problem+json errors, health and Prometheus metrics.
+ */
+export function createHttpService(options: HttpServiceOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'requestId',
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerProblemHandlers(app);
+  registerMetrics(app, options.metrics ?? createMetrics(options.service));
+  registerHealthRoutes(app, options.healthChecks);
+  return app;
+}

@@ -1,0 +1,52 @@
+import { checkDb, createDb, type DbClient } from '@renamer/db';
+import { createObjectStore, type ObjectStore, type ObjectStoreConfig } from '@renamer/storage';
+import type { Redis } from 'ioredis';
+import type { PlatformEnv } from './env';
+import type { HealthChecks } from './health';
+import type { Logger } from './logger';
+import { createRedis, pingRedis } from './redis';
+
+/** What every service stands on: PostgreSQL, Redis and the object store, with their readiness checks. */
+export interface Platform {
+  db: DbClient;
+  redis: Redis;
+  store: ObjectStore;
+  healthChecks: HealthChecks;
+  close(): Promise<void>;
+}
+
+export function storageConfigFromEnv(env: PlatformEnv): ObjectStoreConfig {
+  if (env.STORAGE_DRIVER === 's3') {
+    return {
+      driver: 's3',
+      endpoint: env.S3_ENDPOINT!,
+      region: env.S3_REGION,
+      accessKey: env.S3_ACCESS_KEY!,
+      secretKey: env.S3_SECRET_KEY!,
+      bucket: env.S3_BUCKET,
+    };
+  }
+  return { driver: 'fs', dir: env.STORAGE_DIR, publicUrl: env.PUBLIC_URL, signingSecret: env.SESSION_SECRET };
+}
+
+export function createPlatform(env: PlatformEnv, options: { logger?: Logger; dbPoolSize?: number } = {}): Platform {
+  const db = createDb(env.DATABASE_URL, { max: options.dbPoolSize ?? 10 });
+  const redis = createRedis(env.REDIS_URL, {}, options.logger);
+  const store = createObjectStore(storageConfigFromEnv(env));
+  return {
+    db,
+    redis,
+    store,
+    healthChecks: {
+      db: async () => {
+        if (!(await checkDb(db))) throw new Error('PostgreSQL did not answer');
+      },
+      redis: () => pingRedis(redis),
+      storage: () => store.check(),
+    },
+    close: async () => {
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

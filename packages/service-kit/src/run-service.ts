@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformEnv } from './env';
+import { closeOnSignals, exitOnBootFailure } from './lifecycle';
+import { createLogger, type Logger } from './logger';
+import { createPlatform, type Platform } from './platform';
+
+export interface ServiceDeps<E> {
+  env: E;
+  logger: Logger;
+  platform: Platform;
+}
+
+/** The whole life of an HTTP service: parse env, connect, build, listen, and close on SIGTERM/SIGINT. */
+export async function runHttpService<E extends PlatformEnv>(options: {
+  name: string;
+  loadEnv: () => E;
+  port: (env: E) => number;
+  build: (deps: ServiceDeps<E>) => Promise<FastifyInstance>;
+}): Promise<void> {
+  try {
+    const env = options.loadEnv();
+    const logger = createLogger(options.name, env.LOG_LEVEL);
+    const platform = createPlatform(env, { logger });
+    const app = await options.build({ env, logger, platform });
+    await app.listen({ port: options.port(env), host: env.HOST });
+    closeOnSignals(logger, [() => app.close(), () => platform.close()]);
+  } catch (error) {
+    exitOnBootFailure(options.name, error);
+  }
+}

@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface SpawnedService {
+  child: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
+  output(): string;
+  exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs a TypeScript entrypoint as its own process, as `npm start` does. */
+export function spawnService(entry: string, env: Record<string, string>): SpawnedService {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Polls `url` until it answers `status`, or fails with the service's output when it exits or time runs out. */
+export async function waitForStatus(
+  service: SpawnedService,
+  url: string,
+  status = 200,
+  timeoutMs = 20_000,
+): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output()}`);
+    const response = await fetch(url).catch(() => null);
+    if (response?.status === status) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer ${status} in ${timeoutMs} ms:\n${service.output()}`);
+}

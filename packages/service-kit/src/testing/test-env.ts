@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The environment of the test run (the `npm test` bootstrap sets DATABASE_URL to a fresh database and a
+ * REDIS_PREFIX of its own), with a unique Redis prefix and storage directory for one test file.
+ */
+export function testServiceEnv(name: string): Record<string, string> {
+  const prefix = `${process.env.REDIS_PREFIX ?? 'renamer-test:'}${name}-${randomUUID().slice(0, 8)}:`;
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    HOST: '127.0.0.1',
+    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: prefix,
+    STORAGE_DRIVER: 'fs',
+    STORAGE_DIR: mkdtempSync(join(tmpdir(), `renamer-${name}-`)),
+  };
+}
