@@ -1,0 +1,4 @@
+export { type DevIdentity, subjectForEmail } from './accounts';
+export { createDevIdp, type DevIdp, type DevIdpOptions } from './dev-idp';
+export { DEFAULT_DEV_IDP_PORT, devIdpOptionsFromEnv } from './env-options';
+export type { DevIdpClient } from './provider';

@@ -1,0 +1,2 @@
+export { CookieJar } from './cookie-jar';
+export { type SignInThroughDevIdpOptions, type SignInThroughDevIdpResult, signInThroughDevIdp } from './sign-in-flow';
