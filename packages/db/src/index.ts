@@ -1,0 +1,34 @@
+export {
+  type CreateDbOptions,
+  checkDb,
+  createDb,
+  type Database,
+  type DbClient,
+  type Executor,
+  type Transaction,
+} from './client';
+export { migrateDatabase } from './migrate';
+export { InvalidCursorError, type Page, type PageParams } from './pagination';
+export * from './repositories/analytics';
+export * from './repositories/api-keys';
+export * from './repositories/audit-log';
+export * from './repositories/batches';
+export * from './repositories/create-repositories';
+export * from './repositories/downloads';
+export * from './repositories/feature-flags';
+export * from './repositories/filename-history';
+export * from './repositories/images';
+export * from './repositories/payments';
+export * from './repositories/sessions';
+export * from './repositories/subscriptions';
+export type { UpdateCondition } from './repositories/update-condition';
+export * from './repositories/users';
+export * from './repositories/webhook-events';
+export {
+  DOWNLOAD_KINDS,
+  type DownloadKind,
+  FILENAME_SOURCES,
+  type FilenameSource,
+  type ImageMetadata,
+  type VisionTag,
+} from './schema';

@@ -1,0 +1,90 @@
+import { type AnyColumn, and, asc, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
+
+/** A page of a keyset-paginated list; `nextCursor` is null on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface PageParams {
+  /** 1..100, default 50; out-of-range values are clamped. */
+  limit?: number;
+  /** The opaque `nextCursor` of the previous page. */
+  cursor?: string | null;
+}
+
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+  constructor() {
+    super('The cursor is malformed');
+  }
+}
+
+interface KeysetPosition {
+  createdAt: Date;
+  id: string;
+}
+
+interface KeysetColumns {
+  createdAt: AnyColumn;
+  id: AnyColumn;
+}
+
+type Direction = 'asc' | 'desc';
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 100;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function pageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_LIMIT);
+}
+
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): KeysetPosition {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw new InvalidCursorError();
+  const [createdAtText, id] = parsed as unknown[];
+  if (typeof createdAtText !== 'string' || typeof id !== 'string' || !UUID_PATTERN.test(id)) {
+    throw new InvalidCursorError();
+  }
+  const createdAt = new Date(createdAtText);
+  if (Number.isNaN(createdAt.getTime())) throw new InvalidCursorError();
+  return { createdAt, id };
+}
+
+/** The rows strictly after the cursor in (created_at, id) order; undefined for the first page. */
+export function afterCursor(
+  columns: KeysetColumns,
+  cursor: string | null | undefined,
+  direction: Direction,
+): SQL | undefined {
+  if (!cursor) return undefined;
+  const position = decodeCursor(cursor);
+  const beyond = direction === 'desc' ? lt : gt;
+  return or(
+    beyond(columns.createdAt, position.createdAt),
+    and(eq(columns.createdAt, position.createdAt), beyond(columns.id, position.id)),
+  );
+}
+
+export function keysetOrder(columns: KeysetColumns, direction: Direction): SQL[] {
+  const by = direction === 'desc' ? desc : asc;
+  return [by(columns.createdAt), by(columns.id)];
+}
+
+/** Turns `size + 1` fetched rows into a page: the extra row only signals that another page exists. */
+export function toPage<T extends KeysetPosition>(rows: T[], size: number): Page<T> {
+  const items = rows.slice(0, size);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > size && last ? encodeCursor(last) : null };
+}

@@ -1,0 +1,156 @@
+import { PLANS, type Plan } from '@renamer/contracts';
+import { type AnyColumn, and, count, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { batches, images, payments, users } from '../schema';
+
+export interface AnalyticsRange {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+export interface CurrencyAmount {
+  currency: string;
+  /** Net of refunds, in the currency's minor unit. */
+  amount: number;
+}
+
+export interface AnalyticsSummary {
+  users: { total: number; new: number; byPlan: Record<Plan, number> };
+  batches: number;
+  images: { uploaded: number; processed: number; failed: number };
+  revenue: CurrencyAmount[];
+}
+
+export interface DailyActivity {
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  newUsers: number;
+  batches: number;
+  images: number;
+  failedImages: number;
+}
+
+export interface DailyRevenue extends CurrencyAmount {
+  date: string;
+}
+
+const PAID_STATUSES = ['succeeded', 'partially_refunded', 'refunded'] as const;
+
+function createdWithin(column: AnyColumn, range: AnalyticsRange) {
+  return and(gte(column, range.from), lt(column, range.to));
+}
+
+export function createAnalyticsRepository(db: Database) {
+  return {
+    async summary(range: AnalyticsRange, tx?: Executor): Promise<AnalyticsSummary> {
+      const q = tx ?? db;
+      const [userCounts, planCounts, [batchCount], [imageCounts], revenue] = await Promise.all([
+        q
+          .select({
+            total: count(),
+            new: sql<number>`(count(*) filter (where ${users.createdAt} >= ${range.from.toISOString()}::timestamptz))::integer`,
+          })
+          .from(users)
+          .where(lt(users.createdAt, range.to)),
+        q.select({ plan: users.plan, count: count() }).from(users).groupBy(users.plan),
+        q.select({ count: count() }).from(batches).where(createdWithin(batches.createdAt, range)),
+        q
+          .select({
+            uploaded: count(),
+            processed: sql<number>`(count(*) filter (where ${images.status} in ('ready', 'approved')))::integer`,
+            failed: sql<number>`(count(*) filter (where ${images.status} = 'failed'))::integer`,
+          })
+          .from(images)
+          .where(createdWithin(images.createdAt, range)),
+        q
+          .select({
+            currency: payments.currency,
+            amount: sql<number>`(sum(${payments.amount} - ${payments.refundedAmount}))::float8`,
+          })
+          .from(payments)
+          .where(and(createdWithin(payments.createdAt, range), inArray(payments.status, PAID_STATUSES)))
+          .groupBy(payments.currency)
+          .orderBy(payments.currency),
+      ]);
+      const byPlan = Object.fromEntries(PLANS.map((plan) => [plan, 0])) as Record<Plan, number>;
+      for (const row of planCounts) byPlan[row.plan] = row.count;
+      return {
+        users: { total: userCounts[0]?.total ?? 0, new: userCounts[0]?.new ?? 0, byPlan },
+        batches: batchCount?.count ?? 0,
+        images: {
+          uploaded: imageCounts?.uploaded ?? 0,
+          processed: imageCounts?.processed ?? 0,
+          failed: imageCounts?.failed ?? 0,
+        },
+        revenue,
+      };
+    },
+
+    /** One row per UTC day of the range, zeros included. */
+    async dailyActivity(range: AnalyticsRange, tx?: Executor): Promise<DailyActivity[]> {
+      const from = range.from.toISOString();
+      const to = range.to.toISOString();
+      const rows = await (tx ?? db).execute<{
+        date: string;
+        newUsers: number;
+        batches: number;
+        images: number;
+        failedImages: number;
+      }>(sql`
+        with days as (
+          select generate_series(
+            date_trunc('day', ${from}::timestamptz at time zone 'UTC'),
+            (${to}::timestamptz - interval '1 millisecond') at time zone 'UTC',
+            interval '1 day'
+          ) as day
+        ),
+        new_users as (
+          select date_trunc('day', ${users.createdAt} at time zone 'UTC') as day, count(*) as n
+          from ${users} where ${users.createdAt} >= ${from}::timestamptz and ${users.createdAt} < ${to}::timestamptz
+          group by 1
+        ),
+        new_batches as (
+          select date_trunc('day', ${batches.createdAt} at time zone 'UTC') as day, count(*) as n
+          from ${batches} where ${batches.createdAt} >= ${from}::timestamptz and ${batches.createdAt} < ${to}::timestamptz
+          group by 1
+        ),
+        new_images as (
+          select date_trunc('day', ${images.createdAt} at time zone 'UTC') as day, count(*) as n,
+                 count(*) filter (where ${images.status} = 'failed') as failed
+          from ${images} where ${images.createdAt} >= ${from}::timestamptz and ${images.createdAt} < ${to}::timestamptz
+          group by 1
+        )
+        select to_char(days.day, 'YYYY-MM-DD') as "date",
+               coalesce(new_users.n, 0)::integer as "newUsers",
+               coalesce(new_batches.n, 0)::integer as "batches",
+               coalesce(new_images.n, 0)::integer as "images",
+               coalesce(new_images.failed, 0)::integer as "failedImages"
+        from days
+        left join new_users on new_users.day = days.day
+        left join new_batches on new_batches.day = days.day
+        left join new_images on new_images.day = days.day
+        order by days.day
+      `);
+      return [...rows];
+    },
+
+    /** Net revenue per UTC day and currency; days without payments are absent. */
+    async dailyRevenue(range: AnalyticsRange, tx?: Executor): Promise<DailyRevenue[]> {
+      const day = sql<string>`to_char(${payments.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+      return (tx ?? db)
+        .select({
+          date: day,
+          currency: payments.currency,
+          amount: sql<number>`(sum(${payments.amount} - ${payments.refundedAmount}))::float8`,
+        })
+        .from(payments)
+        .where(and(createdWithin(payments.createdAt, range), inArray(payments.status, PAID_STATUSES)))
+        .groupBy(day, payments.currency)
+        .orderBy(day, payments.currency);
+    },
+  };
+}
+
+export type AnalyticsRepository = ReturnType<typeof createAnalyticsRepository>;

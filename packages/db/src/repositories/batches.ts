@@ -1,0 +1,97 @@
+import type { BatchStatus } from '@renamer/contracts';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { batches } from '../schema';
+import type { UpdateCondition } from './update-condition';
+
+export type Batch = typeof batches.$inferSelect;
+
+export interface NewBatch {
+  userId: string;
+  name?: string | null;
+  status?: BatchStatus;
+  locale?: string;
+  keywords?: string[];
+  total: number;
+}
+
+export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'completedAt'>>;
+
+export function createBatchRepository(db: Database) {
+  return {
+    async create(input: NewBatch, tx?: Executor): Promise<Batch> {
+      const [row] = await (tx ?? db).insert(batches).values(input).returning();
+      return row!;
+    },
+
+    /** For internal callers (worker, admin). Requests on behalf of a user use `findByIdForUser`. */
+    async findById(id: string, tx?: Executor): Promise<Batch | null> {
+      const [row] = await (tx ?? db).select().from(batches).where(eq(batches.id, id));
+      return row ?? null;
+    },
+
+    /** Null when the batch does not exist or belongs to someone else. */
+    async findByIdForUser(id: string, userId: string, tx?: Executor): Promise<Batch | null> {
+      const [row] = await (tx ?? db)
+        .select()
+        .from(batches)
+        .where(and(eq(batches.id, id), eq(batches.userId, userId)));
+      return row ?? null;
+    },
+
+    /** Newest first. */
+    async listForUser(userId: string, params: PageParams = {}, tx?: Executor): Promise<Page<Batch>> {
+      const size = pageSize(params.limit);
+      const rows = await (tx ?? db)
+        .select()
+        .from(batches)
+        .where(and(eq(batches.userId, userId), afterCursor(batches, params.cursor, 'desc')))
+        .orderBy(...keysetOrder(batches, 'desc'))
+        .limit(size + 1);
+      return toPage(rows, size);
+    },
+
+    async update(
+      id: string,
+      update: BatchUpdate,
+      condition: UpdateCondition<BatchStatus> = {},
+      tx?: Executor,
+    ): Promise<Batch | null> {
+      const [row] = await (tx ?? db)
+        .update(batches)
+        .set(update)
+        .where(
+          and(eq(batches.id, id), condition.expectStatus ? inArray(batches.status, condition.expectStatus) : undefined),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /** Batches left in one of `statuses` since before `updatedBefore`, oldest first (stale-batch cleanup). */
+    async listStale(
+      statuses: readonly BatchStatus[],
+      updatedBefore: Date,
+      limit = 100,
+      tx?: Executor,
+    ): Promise<Batch[]> {
+      return (tx ?? db)
+        .select()
+        .from(batches)
+        .where(and(inArray(batches.status, statuses), lt(batches.updatedAt, updatedBefore)))
+        .orderBy(asc(batches.updatedAt))
+        .limit(limit);
+    },
+
+    /** Deletes the batch (and by cascade its images) only if it belongs to the user. */
+    async delete(id: string, userId: string, tx?: Executor): Promise<boolean> {
+      const deleted = await (tx ?? db)
+        .delete(batches)
+        .where(and(eq(batches.id, id), eq(batches.userId, userId)))
+        .returning({ id: batches.id });
+      return deleted.length > 0;
+    },
+  };
+}
+
+export type BatchRepository = ReturnType<typeof createBatchRepository>;

@@ -1,0 +1,35 @@
+import type { Database } from '../client';
+import { createAnalyticsRepository } from './analytics';
+import { createApiKeyRepository } from './api-keys';
+import { createAuditLogRepository } from './audit-log';
+import { createBatchRepository } from './batches';
+import { createDownloadRepository } from './downloads';
+import { createFeatureFlagRepository } from './feature-flags';
+import { createFilenameHistoryRepository } from './filename-history';
+import { createImageRepository } from './images';
+import { createPaymentRepository } from './payments';
+import { createSessionRepository } from './sessions';
+import { createSubscriptionRepository } from './subscriptions';
+import { createUserRepository } from './users';
+import { createWebhookEventRepository } from './webhook-events';
+
+/** Every repository over one database, for a composition root. */
+export function createRepositories(db: Database) {
+  return {
+    analytics: createAnalyticsRepository(db),
+    apiKeys: createApiKeyRepository(db),
+    auditLog: createAuditLogRepository(db),
+    batches: createBatchRepository(db),
+    downloads: createDownloadRepository(db),
+    featureFlags: createFeatureFlagRepository(db),
+    filenameHistory: createFilenameHistoryRepository(db),
+    images: createImageRepository(db),
+    payments: createPaymentRepository(db),
+    sessions: createSessionRepository(db),
+    subscriptions: createSubscriptionRepository(db),
+    users: createUserRepository(db),
+    webhookEvents: createWebhookEventRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,224 @@
+import { IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
+import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { type ImageMetadata, images } from '../schema';
+import type { UpdateCondition } from './update-condition';
+
+export type Image = typeof images.$inferSelect;
+
+export interface NewImage {
+  batchId: string;
+  userId: string;
+  originalFilename: string;
+  /** SHA-256 of the bytes, lowercase hex. */
+  checksum: string;
+  size: number;
+  mimeType: string;
+  storageKey: string;
+  status?: ImageStatus;
+  filename?: string | null;
+  metadata?: ImageMetadata | null;
+}
+
+export type ImageUpdate = Partial<
+  Pick<
+    Image,
+    | 'status'
+    | 'proposedFilename'
+    | 'filename'
+    | 'approvedAt'
+    | 'metadata'
+    | 'visionTags'
+    | 'altText'
+    | 'error'
+    | 'attempts'
+  >
+>;
+
+export interface ImageListParams extends PageParams {
+  status?: ImageStatus;
+}
+
+export interface ChecksumMatch {
+  checksum: string;
+  /** The user's earliest image with this checksum. */
+  imageId: string;
+}
+
+export type ImageStatusCounts = Record<ImageStatus, number>;
+
+export function createImageRepository(db: Database) {
+  return {
+    /** One INSERT for the whole list. Match returned rows to inputs by `storageKey` (unique). */
+    async insertMany(inputs: readonly NewImage[], tx?: Executor): Promise<Image[]> {
+      if (inputs.length === 0) return [];
+      return (tx ?? db)
+        .insert(images)
+        .values([...inputs])
+        .returning();
+    },
+
+    /** For internal callers (worker, admin). Requests on behalf of a user use `findByIdForUser`. */
+    async findById(id: string, tx?: Executor): Promise<Image | null> {
+      const [row] = await (tx ?? db).select().from(images).where(eq(images.id, id));
+      return row ?? null;
+    },
+
+    /** Null when the image does not exist or belongs to someone else. */
+    async findByIdForUser(id: string, userId: string, tx?: Executor): Promise<Image | null> {
+      const [row] = await (tx ?? db)
+        .select()
+        .from(images)
+        .where(and(eq(images.id, id), eq(images.userId, userId)));
+      return row ?? null;
+    },
+
+    /** One page of a user's batch, in upload order; empty for another user's batch. */
+    async listByBatch(
+      batchId: string,
+      userId: string,
+      params: ImageListParams = {},
+      tx?: Executor,
+    ): Promise<Page<Image>> {
+      const size = pageSize(params.limit);
+      const rows = await (tx ?? db)
+        .select()
+        .from(images)
+        .where(
+          and(
+            eq(images.batchId, batchId),
+            eq(images.userId, userId),
+            params.status ? eq(images.status, params.status) : undefined,
+            afterCursor(images, params.cursor, 'asc'),
+          ),
+        )
+        .orderBy(...keysetOrder(images, 'asc'))
+        .limit(size + 1);
+      return toPage(rows, size);
+    },
+
+    /** Every image of the batch in upload order (preview, ZIP, processing), optionally only some states. */
+    async listAllByBatch(batchId: string, statuses?: readonly ImageStatus[], tx?: Executor): Promise<Image[]> {
+      return (tx ?? db)
+        .select()
+        .from(images)
+        .where(and(eq(images.batchId, batchId), statuses ? inArray(images.status, statuses) : undefined))
+        .orderBy(...keysetOrder(images, 'asc'));
+    },
+
+    /** Which of `checksums` the user already has, in one query. */
+    async findDuplicateChecksums(
+      userId: string,
+      checksums: readonly string[],
+      tx?: Executor,
+    ): Promise<ChecksumMatch[]> {
+      if (checksums.length === 0) return [];
+      return (tx ?? db)
+        .selectDistinctOn([images.checksum], { checksum: images.checksum, imageId: images.id })
+        .from(images)
+        .where(and(eq(images.userId, userId), inArray(images.checksum, checksums)))
+        .orderBy(images.checksum, images.createdAt, images.id);
+    },
+
+    /** Whether another image of the batch already holds `filename`. */
+    async isFilenameTaken(batchId: string, filename: string, exceptImageId?: string, tx?: Executor): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .select({ id: images.id })
+        .from(images)
+        .where(
+          and(
+            eq(images.batchId, batchId),
+            eq(images.filename, filename),
+            exceptImageId ? ne(images.id, exceptImageId) : undefined,
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** Image counts of the batch per status, zero for absent states. */
+    async countByStatus(batchId: string, tx?: Executor): Promise<ImageStatusCounts> {
+      const rows = await (tx ?? db)
+        .select({ status: images.status, count: sql<number>`count(*)::integer` })
+        .from(images)
+        .where(eq(images.batchId, batchId))
+        .groupBy(images.status);
+      const counts = Object.fromEntries(IMAGE_STATUSES.map((status) => [status, 0])) as ImageStatusCounts;
+      for (const row of rows) counts[row.status] = row.count;
+      return counts;
+    },
+
+    async update(
+      id: string,
+      update: ImageUpdate,
+      condition: UpdateCondition<ImageStatus> = {},
+      tx?: Executor,
+    ): Promise<Image | null> {
+      const [row] = await (tx ?? db)
+        .update(images)
+        .set(update)
+        .where(
+          and(eq(images.id, id), condition.expectStatus ? inArray(images.status, condition.expectStatus) : undefined),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * Claims the image for an analysis attempt: queued or processing (a retried job) becomes processing
+     * and attempts goes up by one. Null when it is in any other state (cancelled meanwhile, say).
+     */
+    async startAttempt(id: string, tx?: Executor): Promise<Image | null> {
+      const [row] = await (tx ?? db)
+        .update(images)
+        .set({ status: 'processing', attempts: sql`${images.attempts} + 1` })
+        .where(and(eq(images.id, id), inArray(images.status, ['queued', 'processing'])))
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * Moves every image of the batch that is in one of `from` to `to` (cancel, retry, approve all),
+     * applying `set` to the same rows. Returns the ids of the images that changed.
+     */
+    async transitionByBatch(
+      batchId: string,
+      transition: { from: readonly ImageStatus[]; to: ImageStatus; set?: Omit<ImageUpdate, 'status'> },
+      tx?: Executor,
+    ): Promise<string[]> {
+      const changed = await (tx ?? db)
+        .update(images)
+        .set({ ...transition.set, status: transition.to })
+        .where(and(eq(images.batchId, batchId), inArray(images.status, transition.from)))
+        .returning({ id: images.id });
+      return changed.map((row) => row.id);
+    },
+
+    /** Images left in one of `statuses` since before `updatedBefore`, oldest first (the re-queue reconciler). */
+    async listStale(
+      statuses: readonly ImageStatus[],
+      updatedBefore: Date,
+      limit = 100,
+      tx?: Executor,
+    ): Promise<Image[]> {
+      return (tx ?? db)
+        .select()
+        .from(images)
+        .where(and(inArray(images.status, statuses), lt(images.updatedAt, updatedBefore)))
+        .orderBy(asc(images.updatedAt))
+        .limit(limit);
+    },
+
+    /** Storage keys of all the user's images: the objects to remove when the account is deleted. */
+    async listStorageKeysForUser(userId: string, tx?: Executor): Promise<string[]> {
+      const rows = await (tx ?? db)
+        .select({ storageKey: images.storageKey })
+        .from(images)
+        .where(eq(images.userId, userId));
+      return rows.map((row) => row.storageKey);
+    },
+  };
+}
+
+export type ImageRepository = ReturnType<typeof createImageRepository>;

@@ -1,0 +1,68 @@
+import { and, eq, getTableColumns, gt, isNull, lt, or } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { sessions, users } from '../schema';
+import { userColumns } from './user-columns';
+import type { User } from './users';
+
+export type Session = typeof sessions.$inferSelect;
+
+export interface NewSession {
+  userId: string;
+  expiresAt: Date;
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+export function createSessionRepository(db: Database) {
+  return {
+    async create(input: NewSession, tx?: Executor): Promise<Session> {
+      const [row] = await (tx ?? db).insert(sessions).values(input).returning();
+      return row!;
+    },
+
+    /** The session with its user when it is neither revoked nor expired; checking a ban is the caller's call. */
+    async findActive(id: string, now: Date, tx?: Executor): Promise<{ session: Session; user: User } | null> {
+      const [row] = await (tx ?? db)
+        .select({ session: getTableColumns(sessions), user: userColumns })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+      return row ?? null;
+    },
+
+    async touch(id: string, now: Date, tx?: Executor): Promise<void> {
+      await (tx ?? db).update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+    },
+
+    /** Returns false when the session does not exist or was already revoked. */
+    async revoke(id: string, now: Date, tx?: Executor): Promise<boolean> {
+      const revoked = await (tx ?? db)
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return revoked.length > 0;
+    },
+
+    /** Deletes sessions that expired or were revoked before `cutoff`; returns how many. */
+    async deleteEndedBefore(cutoff: Date, tx?: Executor): Promise<number> {
+      const deleted = await (tx ?? db)
+        .delete(sessions)
+        .where(or(lt(sessions.expiresAt, cutoff), lt(sessions.revokedAt, cutoff)))
+        .returning({ id: sessions.id });
+      return deleted.length;
+    },
+
+    /** Returns how many sessions were revoked. */
+    async revokeAllForUser(userId: string, now: Date, tx?: Executor): Promise<number> {
+      const revoked = await (tx ?? db)
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return revoked.length;
+    },
+  };
+}
+
+export type SessionRepository = ReturnType<typeof createSessionRepository>;

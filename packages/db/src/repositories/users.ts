@@ -1,0 +1,207 @@
+import type { Plan, Role } from '@renamer/contracts';
+import { and, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { users } from '../schema';
+import { utcMonth } from '../utc-month';
+import { userColumns } from './user-columns';
+
+export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount'>;
+
+export interface NewUser {
+  provider: string;
+  providerSubject: string;
+  displayName: string;
+  /** SHA-256 of the trimmed, lower-cased email, lowercase hex. */
+  emailHash: string;
+  plan?: Plan;
+  quota?: number;
+  role?: Role;
+}
+
+export interface SignInProfile {
+  provider: string;
+  providerSubject: string;
+  /** Used only when the user is created: a name the user changed later is kept. */
+  displayName: string;
+  emailHash: string;
+  /** Quota of a new user (default 50); an existing user's quota is left alone. */
+  quota?: number;
+  /** Promote to admin (the email is in ADMIN_EMAILS). Never demotes. */
+  grantAdmin?: boolean;
+}
+
+export interface AccountUpdate {
+  plan?: Plan;
+  quota?: number;
+  role?: Role;
+  stripeCustomerId?: string | null;
+}
+
+export interface UserListParams extends PageParams {
+  /** Case-insensitive substring of the display name. */
+  search?: string;
+  emailHash?: string;
+  plan?: Plan;
+  role?: Role;
+  banned?: boolean;
+}
+
+export interface QuotaUsage {
+  quota: number;
+  used: number;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/** The counter's value for the month starting on `monthStart`: a counter of an earlier month counts as zero. */
+function usageIn(monthStart: string) {
+  return sql<number>`(case when ${users.usagePeriod} >= ${monthStart}::date then ${users.usageCount} else 0 end)`;
+}
+
+function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export function createUserRepository(db: Database) {
+  async function findById(id: string, tx?: Executor): Promise<User | null> {
+    const [row] = await (tx ?? db).select(userColumns).from(users).where(eq(users.id, id));
+    return row ?? null;
+  }
+
+  async function updateWhereId(
+    id: string,
+    values: Partial<typeof users.$inferInsert>,
+    tx?: Executor,
+  ): Promise<User | null> {
+    const [row] = await (tx ?? db).update(users).set(values).where(eq(users.id, id)).returning(userColumns);
+    return row ?? null;
+  }
+
+  return {
+    findById,
+
+    async create(input: NewUser, tx?: Executor): Promise<User> {
+      const [row] = await (tx ?? db).insert(users).values(input).returning(userColumns);
+      return row!;
+    },
+
+    async findByProviderSubject(provider: string, providerSubject: string, tx?: Executor): Promise<User | null> {
+      const [row] = await (tx ?? db)
+        .select(userColumns)
+        .from(users)
+        .where(and(eq(users.provider, provider), eq(users.providerSubject, providerSubject)));
+      return row ?? null;
+    },
+
+    async findByStripeCustomerId(stripeCustomerId: string, tx?: Executor): Promise<User | null> {
+      const [row] = await (tx ?? db)
+        .select(userColumns)
+        .from(users)
+        .where(eq(users.stripeCustomerId, stripeCustomerId));
+      return row ?? null;
+    },
+
+    /** Creates the user on first sign-in, otherwise refreshes the email hash; one statement either way. */
+    async upsertOnSignIn(profile: SignInProfile, tx?: Executor): Promise<{ user: User; created: boolean }> {
+      const [row] = await (tx ?? db)
+        .insert(users)
+        .values({
+          provider: profile.provider,
+          providerSubject: profile.providerSubject,
+          displayName: profile.displayName,
+          emailHash: profile.emailHash,
+          quota: profile.quota,
+          role: profile.grantAdmin ? 'admin' : 'user',
+        })
+        .onConflictDoUpdate({
+          target: [users.provider, users.providerSubject],
+          set: {
+            emailHash: profile.emailHash,
+            role: profile.grantAdmin ? 'admin' : sql`${users.role}`,
+          },
+        })
+        // xmax is 0 only on a freshly inserted row version.
+        .returning({ ...userColumns, created: sql<boolean>`(xmax = 0)` });
+      const { created, ...user } = row!;
+      return { user, created };
+    },
+
+    async updateProfile(id: string, profile: { displayName: string }, tx?: Executor): Promise<User | null> {
+      return updateWhereId(id, { displayName: profile.displayName }, tx);
+    },
+
+    async updateAccount(id: string, update: AccountUpdate, tx?: Executor): Promise<User | null> {
+      if (Object.values(update).every((value) => value === undefined)) return findById(id, tx);
+      return updateWhereId(id, update, tx);
+    },
+
+    async ban(id: string, reason: string, now: Date, tx?: Executor): Promise<User | null> {
+      return updateWhereId(id, { bannedAt: now, banReason: reason }, tx);
+    },
+
+    async unban(id: string, tx?: Executor): Promise<User | null> {
+      return updateWhereId(id, { bannedAt: null, banReason: null }, tx);
+    },
+
+    /** Deletes the user and, by cascade, everything they own; payments and audit entries stay. */
+    async delete(id: string, tx?: Executor): Promise<boolean> {
+      const deleted = await (tx ?? db).delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      return deleted.length > 0;
+    },
+
+    async list(params: UserListParams = {}, tx?: Executor): Promise<Page<User>> {
+      const size = pageSize(params.limit);
+      const filters: (SQL | undefined)[] = [
+        afterCursor(users, params.cursor, 'desc'),
+        params.search ? ilike(users.displayName, `%${escapeLikePattern(params.search)}%`) : undefined,
+        params.emailHash ? eq(users.emailHash, params.emailHash) : undefined,
+        params.plan ? eq(users.plan, params.plan) : undefined,
+        params.role ? eq(users.role, params.role) : undefined,
+        params.banned === undefined ? undefined : params.banned ? isNotNull(users.bannedAt) : isNull(users.bannedAt),
+      ];
+      const rows = await (tx ?? db)
+        .select(userColumns)
+        .from(users)
+        .where(and(...filters))
+        .orderBy(...keysetOrder(users, 'desc'))
+        .limit(size + 1);
+      return toPage(rows, size);
+    },
+
+    /**
+     * Counts `count` images against this month's quota in one conditional UPDATE, so concurrent
+     * reservations can never together exceed it (each waits for the row lock, then re-checks).
+     * The counter restarts when the stored month is older than `now`'s.
+     * Returns the month's new usage, or null when the quota would be exceeded (or the user is unknown).
+     */
+    async reserveQuota(userId: string, count: number, now: Date, tx?: Executor): Promise<number | null> {
+      if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
+      const period = utcMonth(now).startDate;
+      const usedThisMonth = usageIn(period);
+      const [row] = await (tx ?? db)
+        .update(users)
+        .set({
+          usagePeriod: sql`greatest(${users.usagePeriod}, ${period}::date)`,
+          usageCount: sql`${usedThisMonth} + ${count}::integer`,
+        })
+        .where(and(eq(users.id, userId), sql`${usedThisMonth} + ${count}::integer <= ${users.quota}`))
+        .returning({ used: users.usageCount });
+      return row?.used ?? null;
+    },
+
+    async getUsage(userId: string, now: Date, tx?: Executor): Promise<QuotaUsage | null> {
+      const month = utcMonth(now);
+      const [row] = await (tx ?? db)
+        .select({
+          quota: users.quota,
+          used: usageIn(month.startDate),
+        })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row ? { quota: row.quota, used: row.used, periodStart: month.start, periodEnd: month.end } : null;
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;

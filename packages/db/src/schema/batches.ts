@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamptz, updatedAt } from './columns';
+import { batchStatusEnum } from './enums';
+import { users } from './users';
+
+export const batches = pgTable(
+  'batches',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    status: batchStatusEnum('status').notNull().default('queued'),
+    locale: text('locale').notNull().default('en'),
+    keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    total: integer('total').notNull().default(0),
+    completedAt: timestamptz('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('batches_user_id_created_at_id_idx').on(table.userId, table.createdAt, table.id),
+    index('batches_status_updated_at_idx').on(table.status, table.updatedAt),
+    index('batches_created_at_idx').on(table.createdAt),
+    check('batches_total_non_negative', sql`${table.total} >= 0`),
+  ],
+);

@@ -1,0 +1,16 @@
+import { BATCH_STATUSES, IMAGE_STATUSES, PAYMENT_STATUSES, PLANS, ROLES } from '@renamer/contracts';
+import { pgEnum } from 'drizzle-orm/pg-core';
+
+export const FILENAME_SOURCES = ['user', 'proposal', 'revert'] as const;
+export type FilenameSource = (typeof FILENAME_SOURCES)[number];
+
+export const DOWNLOAD_KINDS = ['zip', 'image'] as const;
+export type DownloadKind = (typeof DOWNLOAD_KINDS)[number];
+
+export const planEnum = pgEnum('plan', PLANS);
+export const roleEnum = pgEnum('role', ROLES);
+export const batchStatusEnum = pgEnum('batch_status', BATCH_STATUSES);
+export const imageStatusEnum = pgEnum('image_status', IMAGE_STATUSES);
+export const paymentStatusEnum = pgEnum('payment_status', PAYMENT_STATUSES);
+export const filenameSourceEnum = pgEnum('filename_source', FILENAME_SOURCES);
+export const downloadKindEnum = pgEnum('download_kind', DOWNLOAD_KINDS);

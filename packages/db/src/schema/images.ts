@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { batches } from './batches';
+import { createdAt, id, timestamptz, updatedAt } from './columns';
+import { imageStatusEnum } from './enums';
+import { users } from './users';
+
+export interface ImageMetadata {
+  width: number;
+  height: number;
+  format: string;
+  orientation?: number | null;
+  hasAlpha: boolean;
+  exif?: Record<string, unknown>;
+}
+
+export interface VisionTag {
+  label: string;
+  confidence: number;
+  source: string;
+}
+
+export const images = pgTable(
+  'images',
+  {
+    id: id(),
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    // Denormalised from the batch so ownership checks and duplicate detection need no join.
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: imageStatusEnum('status').notNull().default('queued'),
+    originalFilename: text('original_filename').notNull(),
+    proposedFilename: text('proposed_filename'),
+    filename: text('filename'),
+    approvedAt: timestamptz('approved_at'),
+    checksum: text('checksum').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    mimeType: text('mime_type').notNull(),
+    storageKey: text('storage_key').notNull(),
+    metadata: jsonb('metadata').$type<ImageMetadata>(),
+    visionTags: jsonb('vision_tags').$type<VisionTag[]>().notNull().default(sql`'[]'::jsonb`),
+    altText: text('alt_text'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('images_batch_id_status_idx').on(table.batchId, table.status),
+    index('images_batch_id_created_at_id_idx').on(table.batchId, table.createdAt, table.id),
+    index('images_batch_id_filename_idx').on(table.batchId, table.filename),
+    index('images_user_id_checksum_idx').on(table.userId, table.checksum),
+    index('images_status_updated_at_idx').on(table.status, table.updatedAt),
+    index('images_created_at_idx').on(table.createdAt),
+    uniqueIndex('images_storage_key_key').on(table.storageKey),
+    check('images_checksum_format', sql`${table.checksum} ~ '^[0-9a-f]{64}$'`),
+    check('images_size_non_negative', sql`${table.size} >= 0`),
+    check('images_attempts_non_negative', sql`${table.attempts} >= 0`),
+  ],
+);

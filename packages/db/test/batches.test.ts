@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createBatchRepository, InvalidCursorError } from '../src';
+import { connectTestDb, createTestUser, newestFirst } from './support/database';
+
+const client = connectTestDb();
+const batches = createBatchRepository(client.db);
+
+afterAll(() => client.close());
+
+describe('batch repository', () => {
+  it('creates a batch with defaults and finds it for its owner only', async () => {
+    const [owner, stranger] = await Promise.all([createTestUser(client), createTestUser(client)]);
+    const batch = await batches.create({ userId: owner.id, total: 3 });
+    expect(batch).toMatchObject({
+      userId: owner.id,
+      status: 'queued',
+      locale: 'en',
+      keywords: [],
+      total: 3,
+      name: null,
+    });
+    expect(await batches.findByIdForUser(batch.id, owner.id)).toEqual(batch);
+    expect(await batches.findByIdForUser(batch.id, stranger.id)).toBeNull();
+    expect(await batches.findById(batch.id)).toEqual(batch);
+    expect(await batches.findById(randomUUID())).toBeNull();
+  });
+
+  it('keeps keywords and locale', async () => {
+    const user = await createTestUser(client);
+    const batch = await batches.create({
+      userId: user.id,
+      total: 1,
+      name: 'Alps',
+      locale: 'de-CH',
+      keywords: ['berg', 'see'],
+    });
+    expect(await batches.findById(batch.id)).toMatchObject({
+      name: 'Alps',
+      locale: 'de-CH',
+      keywords: ['berg', 'see'],
+    });
+  });
+
+  it('pages through a user’s batches newest first with an opaque cursor', async () => {
+    const [user, other] = await Promise.all([createTestUser(client), createTestUser(client)]);
+    const created = [];
+    for (let index = 0; index < 5; index += 1) created.push(await batches.create({ userId: user.id, total: index }));
+    await batches.create({ userId: other.id, total: 1 });
+    const expected = newestFirst(created).map((batch) => batch.id);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await batches.listForUser(user.id, { limit: 2, cursor });
+      seen.push(...page.items.map((batch) => batch.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    expect(pages).toBe(3);
+
+    const all = await batches.listForUser(user.id);
+    expect(all.items.map((batch) => batch.id)).toEqual(expected);
+    expect(all.nextCursor).toBeNull();
+  });
+
+  it('pages correctly through batches created in the same millisecond', async () => {
+    const user = await createTestUser(client);
+    const created = await client.db.transaction(async (tx) => {
+      const rows = [];
+      for (let index = 0; index < 4; index += 1) rows.push(await batches.create({ userId: user.id, total: 1 }, tx));
+      return rows;
+    });
+    expect(new Set(created.map((batch) => batch.createdAt.getTime())).size).toBe(1);
+    const first = await batches.listForUser(user.id, { limit: 3 });
+    const second = await batches.listForUser(user.id, { limit: 3, cursor: first.nextCursor });
+    expect([...first.items, ...second.items].map((batch) => batch.id)).toEqual(newestFirst(created).map((b) => b.id));
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it('refuses a malformed cursor', async () => {
+    const user = await createTestUser(client);
+    await expect(batches.listForUser(user.id, { cursor: 'not-a-cursor' })).rejects.toThrow(InvalidCursorError);
+    const wrongShape = Buffer.from(JSON.stringify(['2031-01-01T00:00:00Z', 'x'])).toString('base64url');
+    await expect(batches.listForUser(user.id, { cursor: wrongShape })).rejects.toThrow(InvalidCursorError);
+  });
+
+  it('updates only from the expected status', async () => {
+    const user = await createTestUser(client);
+    const batch = await batches.create({ userId: user.id, total: 1 });
+    const completedAt = new Date('2031-02-01T00:00:00.000Z');
+    expect(await batches.update(batch.id, { status: 'cancelled' }, { expectStatus: ['completed'] })).toBeNull();
+    const updated = await batches.update(
+      batch.id,
+      { status: 'completed', completedAt },
+      { expectStatus: ['queued', 'processing'] },
+    );
+    expect(updated).toMatchObject({ status: 'completed', completedAt });
+    expect(await batches.update(batch.id, { name: 'renamed' })).toMatchObject({ name: 'renamed', status: 'completed' });
+  });
+
+  it('lists stale batches by status and age', async () => {
+    const user = await createTestUser(client);
+    const batch = await batches.create({ userId: user.id, total: 1, status: 'processing' });
+    const stale = await batches.listStale(['processing'], new Date(Date.now() + 60_000), 1_000);
+    expect(stale.map((row) => row.id)).toContain(batch.id);
+    expect((await batches.listStale(['processing'], batch.updatedAt, 1_000)).map((row) => row.id)).not.toContain(
+      batch.id,
+    );
+  });
+
+  it('deletes only the owner’s batch', async () => {
+    const [owner, stranger] = await Promise.all([createTestUser(client), createTestUser(client)]);
+    const batch = await batches.create({ userId: owner.id, total: 1 });
+    expect(await batches.delete(batch.id, stranger.id)).toBe(false);
+    expect(await batches.delete(batch.id, owner.id)).toBe(true);
+    expect(await batches.findById(batch.id)).toBeNull();
+  });
+});

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Batch, createBatchRepository, createImageRepository, type User } from '../src';
+import { connectTestDb, createTestUser, sha256Hex } from './support/database';
+import { imageInput } from './support/fixtures';
+
+const client = connectTestDb();
+const batches = createBatchRepository(client.db);
+const images = createImageRepository(client.db);
+
+afterAll(() => client.close());
+
+async function userWithBatch(total = 3): Promise<{ user: User; batch: Batch }> {
+  const user = await createTestUser(client);
+  const batch = await batches.create({ userId: user.id, total });
+  return { user, batch };
+}
+
+describe('image repository', () => {
+  it('inserts many images in one statement and reads one back for its owner only', async () => {
+    const { user, batch } = await userWithBatch();
+    const stranger = await createTestUser(client);
+    const metadata = { width: 4000, height: 3000, format: 'jpeg', orientation: 1, hasAlpha: false };
+    const inserted = await images.insertMany([
+      imageInput(batch.id, user.id, { metadata }),
+      imageInput(batch.id, user.id),
+      imageInput(batch.id, user.id),
+    ]);
+    expect(inserted).toHaveLength(3);
+    expect(inserted[0]).toMatchObject({ status: 'queued', attempts: 0, visionTags: [], metadata, approvedAt: null });
+    expect(await images.findByIdForUser(inserted[0]!.id, user.id)).toEqual(inserted[0]);
+    expect(await images.findByIdForUser(inserted[0]!.id, stranger.id)).toBeNull();
+    expect(await images.findById(inserted[1]!.id)).toEqual(inserted[1]);
+    expect(await images.findById(randomUUID())).toBeNull();
+    expect(await images.insertMany([])).toEqual([]);
+  });
+
+  it('refuses a checksum that is not SHA-256 hex', async () => {
+    const { user, batch } = await userWithBatch();
+    await expect(images.insertMany([imageInput(batch.id, user.id, { checksum: 'abc' })])).rejects.toThrow();
+  });
+
+  it('pages through a batch in upload order, filtered by status, never another user’s', async () => {
+    const { user, batch } = await userWithBatch(5);
+    const stranger = await createTestUser(client);
+    const inserted = await images.insertMany(Array.from({ length: 5 }, () => imageInput(batch.id, user.id)));
+    const ordered = [...inserted].sort((a, b) => (a.id < b.id ? -1 : 1)).map((image) => image.id);
+
+    const first = await images.listByBatch(batch.id, user.id, { limit: 3 });
+    const second = await images.listByBatch(batch.id, user.id, { limit: 3, cursor: first.nextCursor });
+    expect([...first.items, ...second.items].map((image) => image.id)).toEqual(ordered);
+    expect(second.nextCursor).toBeNull();
+
+    await images.update(ordered[1]!, { status: 'failed', error: 'decode failed' });
+    const failed = await images.listByBatch(batch.id, user.id, { status: 'failed' });
+    expect(failed.items.map((image) => image.id)).toEqual([ordered[1]]);
+
+    expect((await images.listByBatch(batch.id, stranger.id)).items).toEqual([]);
+    expect((await images.listAllByBatch(batch.id)).map((image) => image.id)).toEqual(ordered);
+    expect((await images.listAllByBatch(batch.id, ['failed'])).map((image) => image.id)).toEqual([ordered[1]]);
+  });
+
+  it('finds which checksums the user already has, in one query, ignoring other users', async () => {
+    const { user, batch } = await userWithBatch();
+    const other = await userWithBatch();
+    const shared = sha256Hex(randomUUID());
+    const [earliest] = await images.insertMany([imageInput(batch.id, user.id, { checksum: shared })]);
+    await images.insertMany([imageInput(batch.id, user.id, { checksum: shared })]);
+    const [foreign] = await images.insertMany([imageInput(other.batch.id, other.user.id)]);
+
+    const matches = await images.findDuplicateChecksums(user.id, [shared, foreign!.checksum, sha256Hex('new')]);
+    expect(matches).toEqual([{ checksum: shared, imageId: earliest!.id }]);
+    expect(await images.findDuplicateChecksums(user.id, [])).toEqual([]);
+  });
+
+  it('counts a batch’s images per status', async () => {
+    const { user, batch } = await userWithBatch();
+    const [first] = await images.insertMany([
+      imageInput(batch.id, user.id),
+      imageInput(batch.id, user.id),
+      imageInput(batch.id, user.id),
+    ]);
+    await images.update(first!.id, { status: 'ready' });
+    expect(await images.countByStatus(batch.id)).toEqual({
+      queued: 2,
+      processing: 0,
+      ready: 1,
+      approved: 0,
+      failed: 0,
+      cancelled: 0,
+    });
+  });
+
+  it('claims an attempt only while queued or processing', async () => {
+    const { user, batch } = await userWithBatch();
+    const [image] = await images.insertMany([imageInput(batch.id, user.id)]);
+    expect(await images.startAttempt(image!.id)).toMatchObject({ status: 'processing', attempts: 1 });
+    expect(await images.startAttempt(image!.id)).toMatchObject({ status: 'processing', attempts: 2 });
+    await images.update(image!.id, { status: 'cancelled' });
+    expect(await images.startAttempt(image!.id)).toBeNull();
+  });
+
+  it('writes a proposal only from the expected status and bumps updated_at', async () => {
+    const { user, batch } = await userWithBatch();
+    const [image] = await images.insertMany([imageInput(batch.id, user.id)]);
+    const proposal = {
+      status: 'ready' as const,
+      proposedFilename: 'misty-lake-at-dawn.jpg',
+      filename: 'misty-lake-at-dawn.jpg',
+      visionTags: [{ label: 'lake', confidence: 0.9, source: 'test' }],
+      altText: 'A misty lake at dawn',
+    };
+    expect(await images.update(image!.id, proposal, { expectStatus: ['processing'] })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const updated = await images.update(image!.id, proposal, { expectStatus: ['queued', 'processing'] });
+    expect(updated).toMatchObject(proposal);
+    expect(updated!.updatedAt.getTime()).toBeGreaterThan(image!.updatedAt.getTime());
+  });
+
+  it('moves a batch’s images between states in one statement', async () => {
+    const { user, batch } = await userWithBatch();
+    const inserted = await images.insertMany([
+      imageInput(batch.id, user.id),
+      imageInput(batch.id, user.id),
+      imageInput(batch.id, user.id),
+    ]);
+    await images.update(inserted[0]!.id, { status: 'ready' });
+    await images.update(inserted[1]!.id, { status: 'failed', error: 'boom', attempts: 3 });
+    const approvedAt = new Date('2031-03-01T00:00:00.000Z');
+
+    expect(await images.transitionByBatch(batch.id, { from: ['ready'], to: 'approved', set: { approvedAt } })).toEqual([
+      inserted[0]!.id,
+    ]);
+    expect(await images.findById(inserted[0]!.id)).toMatchObject({ status: 'approved', approvedAt });
+
+    const requeued = await images.transitionByBatch(batch.id, {
+      from: ['failed', 'cancelled'],
+      to: 'queued',
+      set: { error: null, attempts: 0 },
+    });
+    expect(requeued).toEqual([inserted[1]!.id]);
+    expect(await images.findById(inserted[1]!.id)).toMatchObject({ status: 'queued', error: null, attempts: 0 });
+
+    const cancelled = await images.transitionByBatch(batch.id, { from: ['queued', 'processing'], to: 'cancelled' });
+    expect(new Set(cancelled)).toEqual(new Set([inserted[1]!.id, inserted[2]!.id]));
+  });
+
+  it('tells whether another image of the batch holds a filename', async () => {
+    const { user, batch } = await userWithBatch();
+    const [image] = await images.insertMany([imageInput(batch.id, user.id, { filename: 'harbour-boats.jpg' })]);
+    expect(await images.isFilenameTaken(batch.id, 'harbour-boats.jpg')).toBe(true);
+    expect(await images.isFilenameTaken(batch.id, 'harbour-boats.jpg', image!.id)).toBe(false);
+    expect(await images.isFilenameTaken(batch.id, 'other.jpg')).toBe(false);
+  });
+
+  it('lists stale images and a user’s storage keys', async () => {
+    const { user, batch } = await userWithBatch();
+    const inserted = await images.insertMany([imageInput(batch.id, user.id), imageInput(batch.id, user.id)]);
+    const stale = await images.listStale(['queued'], new Date(Date.now() + 60_000), 10_000);
+    expect(stale.map((image) => image.id)).toEqual(expect.arrayContaining(inserted.map((image) => image.id)));
+    expect(new Set(await images.listStorageKeysForUser(user.id))).toEqual(
+      new Set(inserted.map((image) => image.storageKey)),
+    );
+  });
+});
