@@ -1,11 +1,15 @@
 import helmet from '@fastify/helmet';
+import { authentication } from '@renamer/auth';
+import { createRepositories } from '@renamer/db';
+import { closeQueues, createQueues } from '@renamer/queue';
 import { createHttpService, type ServiceDeps } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { AdminEnv } from './env';
+import { adminHealthRoutes } from './routes/health';
 
 export type AdminDeps = ServiceDeps<AdminEnv>;
 
-/** The operators' API on its own port; admin routes arrive with sign-in (they need the admin role). */
+/** The operators' API on its own port: the same session cookie and API keys, and the admin role. */
 export async function buildAdminApi({ env, logger, platform }: AdminDeps): Promise<FastifyInstance> {
   const app = createHttpService({
     service: 'admin-api',
@@ -13,6 +17,17 @@ export async function buildAdminApi({ env, logger, platform }: AdminDeps): Promi
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
   });
+  const repositories = createRepositories(platform.db.db);
+  const queues = createQueues(platform.redis, env.REDIS_PREFIX);
+  app.addHook('onClose', () => closeQueues(queues));
+
   await app.register(helmet, { global: true });
+  await app.register(authentication, {
+    secret: env.SESSION_SECRET,
+    secureCookies: env.NODE_ENV !== 'development',
+    sessions: repositories.sessions,
+    apiKeys: repositories.apiKeys,
+  });
+  await app.register(adminHealthRoutes, { healthChecks: platform.healthChecks, queues });
   return app;
 }

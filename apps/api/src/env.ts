@@ -1,9 +1,41 @@
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 
+const UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** `7d`, `12h`, `30m`, `45s` or plain seconds, as seconds. */
+const durationSeconds = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'a number of seconds, or a number followed by s, m, h or d (e.g. 7d)')
+    .default(fallback)
+    .transform((value) => {
+      const unit = value.at(-1) as keyof typeof UNITS | undefined;
+      return unit && unit in UNITS ? Number(value.slice(0, -1)) * UNITS[unit] : Number(value);
+    })
+    .refine((seconds) => seconds >= 60, 'must be at least one minute');
+
+const emailList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((email) => email.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
 export const apiEnvSchema = serviceEnvSchema({
   API_PORT: portVariable(3000),
   TRUST_PROXY: z.stringbool().default(false),
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).default('http://localhost:3002'),
+  OIDC_CLIENT_ID: z.string().min(1).default('renamer-dev'),
+  OIDC_CLIENT_SECRET: z.string().min(1).default('renamer-dev-secret'),
+  ADMIN_EMAILS: emailList,
+  SESSION_TTL: durationSeconds('7d'),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;

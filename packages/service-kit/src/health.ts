@@ -1,26 +1,20 @@
 import type { ReadyResponse } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
+import { withTimeout } from './with-timeout';
 
 export type HealthCheck = () => Promise<unknown>;
 export type HealthChecks = Record<string, HealthCheck>;
 
-const CHECK_TIMEOUT_MS = 2_000;
+export const CHECK_TIMEOUT_MS = 2_000;
 
 async function runCheck(check: HealthCheck) {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
+  const latencyMs = () => Math.round(performance.now() - started);
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-      }),
-    ]);
-    return { ok: true, latencyMs: Math.round(performance.now() - started) };
+    await withTimeout(check(), CHECK_TIMEOUT_MS, 'check');
+    return { ok: true, latencyMs: latencyMs() };
   } catch (error) {
-    return { ok: false, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
-  } finally {
-    clearTimeout(timer);
+    return { ok: false, latencyMs: latencyMs(), error: (error as Error).message };
   }
 }
 

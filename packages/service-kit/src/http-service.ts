@@ -33,6 +33,8 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    // Signed download tokens travel as one path segment.
+    routerOptions: { maxParamLength: 4096 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -8,3 +8,4 @@ export * from './platform';
 export * from './problem';
 export * from './redis';
 export * from './run-service';
+export * from './with-timeout';

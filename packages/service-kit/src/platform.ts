@@ -12,6 +12,8 @@ export interface Platform {
   redis: Redis;
   store: ObjectStore;
   healthChecks: HealthChecks;
+  /** Creates the storage bucket or directory when missing; safe to call again after a failure. */
+  initStore(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,16 +35,29 @@ export function createPlatform(env: PlatformEnv, options: { logger?: Logger; dbP
   const db = createDb(env.DATABASE_URL, { max: options.dbPoolSize ?? 10 });
   const redis = createRedis(env.REDIS_URL, {}, options.logger);
   const store = createObjectStore(storageConfigFromEnv(env));
+  // The bucket or directory is created on first use, so a service whose storage is down still boots.
+  let storeReady: Promise<void> | undefined;
+  const initStore = () => {
+    storeReady ??= store.init().catch((error) => {
+      storeReady = undefined;
+      throw error;
+    });
+    return storeReady;
+  };
   return {
     db,
     redis,
     store,
+    initStore,
     healthChecks: {
       db: async () => {
         if (!(await checkDb(db))) throw new Error('PostgreSQL did not answer');
       },
       redis: () => pingRedis(redis),
-      storage: () => store.check(),
+      storage: async () => {
+        await initStore();
+        await store.check();
+      },
     },
     close: async () => {
       redis.disconnect();

@@ -21,6 +21,7 @@ export async function runHttpService<E extends PlatformEnv>(options: {
     const env = options.loadEnv();
     const logger = createLogger(options.name, env.LOG_LEVEL);
     const platform = createPlatform(env, { logger });
+    await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
     const app = await options.build({ env, logger, platform });
     await app.listen({ port: options.port(env), host: env.HOST });
     closeOnSignals(logger, [() => app.close(), () => platform.close()]);

@@ -25,3 +25,6 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }
+
+/** OpenAPI security of routes that take a session cookie or an API key. */
+export const SIGNED_IN: Record<string, string[]>[] = [{ session: [] }, { apiKey: [] }];

@@ -1,0 +1,43 @@
+import { AppError } from '@renamer/contracts';
+import type { UserRepository } from '@renamer/db';
+import { quotaRemaining } from '@renamer/domain';
+import type { Logger } from '@renamer/service-kit';
+import type { ObjectStore } from '@renamer/storage';
+
+export interface AccountDeps {
+  users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete'>;
+  store: Pick<ObjectStore, 'deletePrefix'>;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Every object of a user lives under this prefix. */
+export const userObjectPrefix = (userId: string) => `users/${userId}`;
+
+export function createAccountService(deps: AccountDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    async quota(userId: string) {
+      const usage = await deps.users.getUsage(userId, now());
+      if (!usage) throw new AppError('not_found', 'This account no longer exists.');
+      return { ...usage, remaining: quotaRemaining(usage.quota, usage.used) };
+    },
+
+    async rename(userId: string, displayName: string) {
+      const user = await deps.users.updateProfile(userId, { displayName });
+      if (!user) throw new AppError('not_found', 'This account no longer exists.');
+      return user;
+    },
+
+    /**
+     * The rows go first (cascading to sessions, keys, batches and images), so the account is gone at
+     * once; objects follow. Objects left by a failure here are found by the orphaned-objects cleanup.
+     */
+    async delete(userId: string) {
+      if (!(await deps.users.delete(userId))) throw new AppError('not_found', 'This account no longer exists.');
+      await deps.store.deletePrefix(userObjectPrefix(userId)).catch((err) => {
+        deps.logger.error({ err, userId }, 'objects of a deleted account were not all removed');
+      });
+    },
+  };
+}

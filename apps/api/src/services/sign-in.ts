@@ -1,0 +1,47 @@
+import { AppError } from '@renamer/contracts';
+import type { SessionRepository, User, UserRepository } from '@renamer/db';
+import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
+import type { VerifiedIdentity } from './oidc-client';
+
+export const DEFAULT_DISPLAY_NAME = 'Renamer user';
+
+export interface SignInDeps {
+  users: Pick<UserRepository, 'upsertOnSignIn'>;
+  sessions: Pick<SessionRepository, 'create'>;
+  adminEmailHashes: ReadonlySet<string>;
+  sessionTtlSeconds: number;
+  now?: () => Date;
+}
+
+/**
+ * First sign-in creates the user (plan basic, its quota, role user, or admin when the email is in
+ * ADMIN_EMAILS); every sign-in opens a session. Only the subject, a display name and the email's hash
+ * are kept.
+ */
+export function createSignInService(deps: SignInDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    async signIn(identity: VerifiedIdentity, client: { userAgent?: string; ip?: string }) {
+      if (!identity.email) {
+        throw new AppError('unauthenticated', 'The identity provider did not share an email address.');
+      }
+      const hash = emailHash(identity.email);
+      const { user, created } = await deps.users.upsertOnSignIn({
+        provider: identity.issuer,
+        providerSubject: identity.subject,
+        displayName: identity.name?.trim().slice(0, 80) || DEFAULT_DISPLAY_NAME,
+        emailHash: hash,
+        quota: PLAN_QUOTAS.basic,
+        grantAdmin: deps.adminEmailHashes.has(hash),
+      });
+      if (user.bannedAt) throw new AppError('banned', 'This account has been banned.');
+      const session = await deps.sessions.create({
+        userId: user.id,
+        expiresAt: new Date(now().getTime() + deps.sessionTtlSeconds * 1000),
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+        ip: client.ip ?? null,
+      });
+      return { user: user as User, session, created };
+    },
+  };
+}

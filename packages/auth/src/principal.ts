@@ -1,0 +1,16 @@
+import type { User } from '@renamer/db';
+
+/** Who is calling, and how they proved it. */
+export type Principal =
+  | { user: User; via: 'session'; sessionId: string }
+  | { user: User; via: 'apiKey'; apiKeyId: string };
+
+/** Why credentials that were presented did not yield a principal. */
+export type CredentialFailure = 'invalid' | 'banned';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    credentialFailure: CredentialFailure | null;
+  }
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { Plan, Role } from './enums';
+
+export const Profile = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  plan: Plan,
+  role: Role,
+  quota: z.number().int(),
+  createdAt: z.iso.datetime(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(80, 'must be at most 80 characters')
+  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+
+export const UpdateProfileBody = z.object({ displayName: DisplayName });
+
+export const QuotaResponse = z.object({
+  plan: Plan,
+  quota: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  periodStart: z.iso.datetime(),
+  periodEnd: z.iso.datetime(),
+});
+
+export const CsrfResponse = z.object({ token: z.string() });
+
+export const LoginQuery = z.object({ returnTo: z.string().max(2048).optional() });
+export const CallbackQuery = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(1024).optional(),
+});
+
+export const CreateApiKeyBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  expiresAt: z.iso.datetime().optional(),
+});
+
+export const ApiKeySummary = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+
+export const CreatedApiKey = ApiKeySummary.omit({ lastUsedAt: true }).extend({
+  key: z.string().describe('Shown once: only its SHA-256 hash is stored.'),
+});
+
+export const ApiKeyList = z.object({ items: z.array(ApiKeySummary), nextCursor: z.string().nullable() });
+
+export const IdParams = z.object({ id: z.uuid() });
