@@ -23,6 +23,7 @@ try {
   // Health and metrics answer first, so an operator sees why the worker is not ready.
   const http = createHttpService({ service: 'worker', logger, metrics, healthChecks: platform.healthChecks });
   await http.listen({ port: env.WORKER_PORT, host: env.HOST });
+  await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
   const bullConnection = createRedis(env.REDIS_URL, { lazyConnect: false }, logger);
   const sessions = createSessionRepository(platform.db.db);
 
