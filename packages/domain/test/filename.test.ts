@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FILE_EXTENSIONS,
+  type FilenameOptions,
+  IMAGE_FORMATS,
+  isImageFormat,
+  MAX_STEM_LENGTH,
+  normalizeFilename,
+  proposeFilename,
+  uniqueFilename,
+} from '../src';
+
+const en: FilenameOptions = { format: 'jpeg', locale: 'en' };
+const de: FilenameOptions = { format: 'jpeg', locale: 'de' };
+
+describe('normalizeFilename', () => {
+  it.each<[string, string, FilenameOptions]>([
+    ['Grüne Äpfel auf Straße', 'gruene-aepfel-auf-strasse.jpg', de],
+    ['Grüne Äpfel auf Straße', 'grune-apfel-auf-strasse.jpg', en],
+    ['Österreich Küche', 'oesterreich-kueche.jpg', { format: 'jpeg', locale: 'de-AT' }],
+    ['Österreich Küche', 'osterreich-kuche.jpg', { format: 'jpeg', locale: 'fr' }],
+    ['Crème brûlée café', 'creme-brulee-cafe.jpg', en],
+    [
+      'Smørrebrød Æbleskiver Œuvre Łódź Đakovo Þingvellir',
+      'smorrebrod-aebleskiver-oeuvre-lodz-dakovo-thingvellir.jpg',
+      en,
+    ],
+    ['Bru\u0308cke in Mu\u0308nchen', 'bruecke-in-muenchen.jpg', { format: 'jpeg', locale: 'de-DE' }],
+    ['Red Shoes -- Final (2).PNG', 'red-shoes-final-2.png', { format: 'png', locale: 'en' }],
+    ['  red___shoes..on  the  BEACH ', 'red-shoes-on-the-beach.jpg', en],
+    ["Women's Running Shoes", 'womens-running-shoes.jpg', en],
+    ['the red shoes of', 'red-shoes.jpg', en],
+    ['Der Hund und die Katze mit', 'hund-und-die-katze.jpg', de],
+    ['die cast model', 'die-cast-model.jpg', en],
+    ['red shoes red laces shoes', 'red-shoes-laces.jpg', en],
+    ['con-table', 'con-table.jpg', en],
+    ['sunset.jpg.jpeg', 'sunset.jpg', en],
+    ['version 1.5', 'version-1-5.jpg', en],
+    ['../../etc/passwd', 'etc-passwd.jpg', en],
+    ['ｆｕｌｌｗｉｄｔｈ ﬁsh', 'fullwidth-fish.jpg', en],
+  ])('%j → %s', (input, expected, options) => {
+    expect(normalizeFilename(input, options)).toEqual({ ok: true, filename: expected, stem: expected.split('.')[0] });
+  });
+
+  it('takes the extension from the sniffed format, whatever was typed', () => {
+    expect(normalizeFilename('red-shoes.jpg', { format: 'png', locale: 'en' })).toMatchObject({
+      filename: 'red-shoes.png',
+    });
+    expect(normalizeFilename('scan.tiff', { format: 'webp', locale: 'en' })).toMatchObject({ filename: 'scan.webp' });
+    expect(normalizeFilename('red-shoes', { format: 'tiff', locale: 'en' })).toMatchObject({
+      filename: 'red-shoes.tif',
+    });
+  });
+
+  it.each<[string, string, FilenameOptions]>([
+    ['', 'empty', en],
+    ['   ', 'empty', en],
+    ['.jpg', 'empty', en],
+    ['---', 'empty', en],
+    ['the of and', 'empty', en],
+    ['Москва 東京', 'empty', en],
+    ['IMG_1234.JPG', 'only_generic_words', en],
+    ['DSC_0042 copy.jpg', 'only_generic_words', en],
+    ['img1234', 'only_generic_words', en],
+    ['dsc01234 final edited', 'only_generic_words', en],
+    ['PXL_20240101_123456789', 'only_generic_words', en],
+    ['Screenshot 2024-01-05', 'only_generic_words', en],
+    ['untitled picture', 'only_generic_words', en],
+    ['2024', 'only_generic_words', en],
+    ['Foto Kopie', 'only_generic_words', de],
+    ['con', 'reserved_name', en],
+    ['CON.jpg', 'reserved_name', en],
+    ['nul', 'reserved_name', en],
+    ['com1', 'reserved_name', en],
+    ['LPT9', 'reserved_name', en],
+    ['the aux', 'reserved_name', en],
+  ])('refuses %j (%s)', (input, reason, options) => {
+    expect(normalizeFilename(input, options)).toEqual({ ok: false, reason });
+  });
+
+  it('keeps German stop words inside the name and trims them only in German at the ends', () => {
+    expect(normalizeFilename('mit dem Rad', de)).toMatchObject({ stem: 'rad' });
+    expect(normalizeFilename('mit dem Rad', en)).toMatchObject({ stem: 'mit-dem-rad' });
+  });
+
+  it('cuts at a word boundary to at most 60 characters, then trims a stop word the cut left at the end', () => {
+    const input = 'sunset over the mountains with golden light reflecting on calm lake water';
+    expect(normalizeFilename(input, en)).toEqual({
+      ok: true,
+      stem: 'sunset-over-the-mountains-with-golden-light-reflecting',
+      filename: 'sunset-over-the-mountains-with-golden-light-reflecting.jpg',
+    });
+  });
+
+  it('fills exactly 60 characters when the words allow it', () => {
+    const words = ['abcdefghi', 'bcdefghij', 'cdefghijk', 'defghijkl', 'efghijklm', 'fghijklmn', 'ghijklmno'];
+    const result = normalizeFilename(words.join(' '), en);
+    expect(result.ok && result.stem).toBe(words.slice(0, 6).join('-'));
+    expect(result.ok && result.stem.length).toBe(MAX_STEM_LENGTH - 1);
+    const exact = normalizeFilename(`${'a'.repeat(29)} ${'b'.repeat(30)} c`, en);
+    expect(exact.ok && exact.stem).toBe(`${'a'.repeat(29)}-${'b'.repeat(30)}`);
+  });
+
+  it('shortens a single word longer than the limit', () => {
+    expect(normalizeFilename('x'.repeat(80), en)).toMatchObject({ ok: true, stem: 'x'.repeat(MAX_STEM_LENGTH) });
+  });
+
+  it('gives the same answer for its own output', () => {
+    for (const input of ['Grüne Äpfel auf Straße', 'the red shoes of', 'Red Shoes -- Final (2).PNG']) {
+      const first = normalizeFilename(input, de);
+      expect(first.ok).toBe(true);
+      if (first.ok) expect(normalizeFilename(first.filename, de)).toEqual(first);
+    }
+  });
+});
+
+describe('proposeFilename', () => {
+  it('keeps up to six meaningful words in order of importance', () => {
+    const words = ['red', 'running shoes', 'the', 'photo', 'red', 'on', 'beach', 'sand', 'sunset', 'ocean', 'waves'];
+    expect(proposeFilename(words, en)).toEqual({
+      ok: true,
+      stem: 'red-running-shoes-beach-sand-sunset',
+      filename: 'red-running-shoes-beach-sand-sunset.jpg',
+    });
+  });
+
+  it('honours maxWords', () => {
+    expect(proposeFilename(['alpine', 'lake', 'morning', 'mist'], { ...en, maxWords: 3 })).toMatchObject({
+      stem: 'alpine-lake-morning',
+    });
+  });
+
+  it('drops generic words, camera counters and stop words', () => {
+    expect(proposeFilename(['IMG_1234', 'image', 'dog', 'with', 'frisbee', 'dsc01234', '2024'], en)).toMatchObject({
+      stem: 'dog-frisbee',
+    });
+  });
+
+  it('returns fewer than three words when no more are meaningful', () => {
+    expect(proposeFilename(['photo', 'cat'], en)).toMatchObject({ ok: true, stem: 'cat', filename: 'cat.jpg' });
+  });
+
+  it('refuses when nothing meaningful is left', () => {
+    expect(proposeFilename([], en)).toEqual({ ok: false, reason: 'empty' });
+    expect(proposeFilename(['photo', 'the', 'IMG_0001'], en)).toEqual({ ok: false, reason: 'empty' });
+    expect(proposeFilename(['Aux'], en)).toEqual({ ok: false, reason: 'reserved_name' });
+  });
+
+  it('transliterates by locale and uses German stop words in German', () => {
+    expect(proposeFilename(['Brötchen', 'mit', 'Käse', 'und', 'Schinken'], { format: 'webp', locale: 'de' })).toEqual({
+      ok: true,
+      stem: 'broetchen-kaese-schinken',
+      filename: 'broetchen-kaese-schinken.webp',
+    });
+    expect(proposeFilename(['Brötchen', 'Käse'], { format: 'avif', locale: 'en-GB' })).toMatchObject({
+      filename: 'brotchen-kase.avif',
+    });
+  });
+
+  it('stays within 60 characters', () => {
+    const words = ['extraordinarily', 'photogenic', 'mountainous', 'landscapes', 'featuring', 'waterfalls'];
+    const result = proposeFilename(words, en);
+    expect(result).toMatchObject({ ok: true, stem: 'extraordinarily-photogenic-mountainous-landscapes-featuring' });
+    expect(result.ok && result.stem.length).toBeLessThanOrEqual(MAX_STEM_LENGTH);
+  });
+});
+
+describe('uniqueFilename', () => {
+  it('keeps a free name', () => {
+    expect(uniqueFilename('red-shoes.jpg', new Set(['blue-shoes.jpg']))).toBe('red-shoes.jpg');
+  });
+
+  it('adds -2, -3, … before the extension', () => {
+    expect(uniqueFilename('red-shoes.jpg', new Set(['red-shoes.jpg']))).toBe('red-shoes-2.jpg');
+    expect(uniqueFilename('red-shoes.jpg', new Set(['red-shoes.jpg', 'red-shoes-2.jpg']))).toBe('red-shoes-3.jpg');
+  });
+
+  it('treats the same stem with another extension as free', () => {
+    expect(uniqueFilename('red-shoes.png', new Set(['red-shoes.jpg']))).toBe('red-shoes.png');
+  });
+
+  it('never repeats a word already in the stem', () => {
+    expect(uniqueFilename('route-2.jpg', new Set(['route-2.jpg']))).toBe('route-2-3.jpg');
+  });
+
+  it('drops words from the end to keep the suffix within 60 characters', () => {
+    const stem = 'sunset-over-the-mountains-with-golden-light-reflecting-lake';
+    expect(stem.length).toBeLessThanOrEqual(MAX_STEM_LENGTH);
+    const result = uniqueFilename(`${stem}.jpg`, new Set([`${stem}.jpg`]));
+    expect(result).toBe('sunset-over-the-mountains-with-golden-light-reflecting-2.jpg');
+    const long = 'x'.repeat(MAX_STEM_LENGTH);
+    expect(uniqueFilename(`${long}.jpg`, new Set([`${long}.jpg`]))).toBe(`${'x'.repeat(MAX_STEM_LENGTH - 2)}-2.jpg`);
+  });
+
+  it('counts past ten', () => {
+    const taken = new Set(['cat.jpg', ...Array.from({ length: 9 }, (_, index) => `cat-${index + 2}.jpg`)]);
+    expect(uniqueFilename('cat.jpg', taken)).toBe('cat-11.jpg');
+  });
+});
+
+describe('file extensions', () => {
+  it('come from the sniffed format', () => {
+    expect(FILE_EXTENSIONS).toEqual({ jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', avif: 'avif', tiff: 'tif' });
+    expect(IMAGE_FORMATS.every(isImageFormat)).toBe(true);
+    expect(isImageFormat('svg')).toBe(false);
+    expect(isImageFormat('jpg')).toBe(false);
+  });
+});
