@@ -37,6 +37,21 @@ export const services: ServiceDefinition[] = [
   },
 ];
 
+/** The development OpenID provider, run only when no real one is configured (and never in production). */
+export const devIdentityProvider: ServiceDefinition = {
+  name: 'dev-idp',
+  entry: 'apps/dev-idp/src/server.ts',
+  portVariable: 'DEV_IDP_PORT',
+  defaultPort: 3002,
+  colour: 'green',
+  path: '/.well-known/openid-configuration',
+};
+
+export function servicesFor(env: NodeJS.ProcessEnv): ServiceDefinition[] {
+  const needsDevIdp = !env.OIDC_ISSUER && env.NODE_ENV !== 'production';
+  return needsDevIdp ? [devIdentityProvider, ...services] : services;
+}
+
 export function portOf(service: ServiceDefinition, env: NodeJS.ProcessEnv): number {
   return Number(env[service.portVariable] ?? service.defaultPort);
 }

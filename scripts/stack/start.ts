@@ -9,7 +9,7 @@ import { exitWithParentArgs, repoRoot, tsxArgs } from './paths';
 import type { PrivateService } from './private-service';
 import { waitUntilReady } from './readiness';
 import { paint, prefixFor, say, warn } from './say';
-import { portOf, type ServiceDefinition, services } from './services';
+import { portOf, type ServiceDefinition, servicesFor } from './services';
 import { StopRequested, stopRequested, throwIfStopped } from './stop-signals';
 import type { Teardown } from './teardown';
 import { redactUrl } from './urls';
@@ -24,7 +24,8 @@ export async function start(teardown: Teardown): Promise<number> {
   await migrate(database.url, database.label);
   throwIfStopped();
 
-  const env = serviceEnv(database.url, redis.url);
+  const services = servicesFor(process.env);
+  const env = serviceEnv(services, database.url, redis.url);
   if (env.STORAGE_DRIVER === 'fs') await mkdir(env.STORAGE_DIR as string, { recursive: true });
   const children = services.map((service) => spawnService(service, env));
   const privateServices: [string, PrivateService | undefined][] = [
@@ -42,7 +43,7 @@ export async function start(teardown: Teardown): Promise<number> {
 
   let outcome = await Promise.race([ready, firstDeath, stopRequested]);
   if (outcome === 'ready') {
-    printAddresses(env, redis.url);
+    printAddresses(services, env, redis.url);
     outcome = await Promise.race([firstDeath, stopRequested]);
   }
   if (outcome instanceof StopRequested) {
@@ -53,13 +54,15 @@ export async function start(teardown: Teardown): Promise<number> {
   return outcome.code || 1;
 }
 
-function serviceEnv(databaseUrl: string, redisUrl: string): NodeJS.ProcessEnv {
+function serviceEnv(services: ServiceDefinition[], databaseUrl: string, redisUrl: string): NodeJS.ProcessEnv {
   const env = process.env;
   const ports = Object.fromEntries(services.map((service) => [service.portVariable, String(portOf(service, env))]));
   return {
     ...env,
     ...ports,
     NODE_ENV: env.NODE_ENV ?? 'development',
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${ports.API_PORT}`,
+    ...(ports.DEV_IDP_PORT ? { OIDC_ISSUER: `http://localhost:${ports.DEV_IDP_PORT}` } : {}),
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     REDIS_PREFIX: env.REDIS_PREFIX ?? 'renamer:',
@@ -80,12 +83,15 @@ function spawnService(service: ServiceDefinition, env: NodeJS.ProcessEnv): Child
   });
 }
 
-function printAddresses(env: NodeJS.ProcessEnv, redisUrl: string): void {
+function printAddresses(services: ServiceDefinition[], env: NodeJS.ProcessEnv, redisUrl: string): void {
   say(paint('bold', 'Renamer is running:'));
   for (const service of services) {
     say(`  ${service.name.padEnd(10)} ${paint('cyan', `http://localhost:${portOf(service, env)}${service.path}`)}`);
   }
   const storage = env.STORAGE_DRIVER === 's3' ? `S3 ${env.S3_ENDPOINT ?? ''}` : env.STORAGE_DIR;
   say(`  objects in ${storage}; Redis keys under ${env.REDIS_PREFIX} on ${redactUrl(redisUrl)}`);
+  if (services.some((service) => service.name === 'dev-idp')) {
+    say(`  sign in at http://localhost:${env.API_PORT}/api/auth/login (development sign-in: any email and name)`);
+  }
   say('Ctrl-C stops everything.');
 }

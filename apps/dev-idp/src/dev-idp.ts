@@ -54,7 +54,9 @@ export function createDevIdp(options: DevIdpOptions): DevIdp {
       const provider = createProvider(issuer, options.clients, accounts, secrets);
       const handleProviderRequest = provider.callback();
       listening.on('request', (req, res) => {
-        if (isInteractionRequest(req)) {
+        if (req.url === '/health/live' || req.url === '/health/ready') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        } else if (isInteractionRequest(req)) {
           void handleInteraction(provider, accounts, req, res);
         } else {
           handleProviderRequest(req, res);

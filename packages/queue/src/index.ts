@@ -1,2 +1,3 @@
 export * from './queues';
 export * from './workers';
+export * from './flows';

@@ -17,7 +17,8 @@ export async function closeQueues(queues: Queues): Promise<void> {
 
 export function jobOptions<N extends JobName>(name: N, payload: JobPayload<N>) {
   const definition = JOB_CATALOG[name];
-  const jobId = 'jobId' in definition && typeof definition.jobId === 'function' ? definition.jobId(payload) : undefined;
+  const fixedId = 'jobId' in definition ? (definition.jobId as (payload: JobPayload<N>) => string) : undefined;
+  const jobId = fixedId?.(payload);
   return {
     attempts: definition.attempts,
     backoff: { type: 'exponential' as const, delay: definition.backoffMs },

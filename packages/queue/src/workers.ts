@@ -32,7 +32,14 @@ export interface WorkerEvents {
 /** One BullMQ worker per queue that has handlers; each job's payload is validated against the catalog. */
 export function startWorkers(
   handlers: readonly JobHandler[],
-  options: { connection: ConnectionOptions; redisPrefix: string; concurrency?: number } & WorkerEvents,
+  options: {
+    connection: ConnectionOptions;
+    redisPrefix: string;
+    concurrency?: number;
+    /** How long a job's lock lasts, and how often stalled jobs (their worker died) are looked for. */
+    lockDurationMs?: number;
+    stalledIntervalMs?: number;
+  } & WorkerEvents,
 ): Worker[] {
   assertHandlersCover(handlers);
   const byQueue = new Map<QueueName, Map<string, JobHandler>>();

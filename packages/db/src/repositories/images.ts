@@ -8,6 +8,8 @@ import type { UpdateCondition } from './update-condition';
 export type Image = typeof images.$inferSelect;
 
 export interface NewImage {
+  /** Given when the caller needs the id before the row exists (the object key holds it). */
+  id?: string;
   batchId: string;
   userId: string;
   originalFilename: string;
@@ -47,6 +49,8 @@ export interface ChecksumMatch {
 }
 
 export type ImageStatusCounts = Record<ImageStatus, number>;
+
+export const emptyCounts = () => Object.fromEntries(IMAGE_STATUSES.map((status) => [status, 0])) as ImageStatusCounts;
 
 export function createImageRepository(db: Database) {
   return {
@@ -138,13 +142,30 @@ export function createImageRepository(db: Database) {
     },
 
     /** Image counts of the batch per status, zero for absent states. */
+    /** Status counts of several batches in one grouped query (batches without images are absent). */
+    async countByStatusForBatches(batchIds: readonly string[], tx?: Executor): Promise<Map<string, ImageStatusCounts>> {
+      const result = new Map<string, ImageStatusCounts>();
+      if (batchIds.length === 0) return result;
+      const rows = await (tx ?? db)
+        .select({ batchId: images.batchId, status: images.status, count: sql<number>`count(*)::integer` })
+        .from(images)
+        .where(inArray(images.batchId, [...batchIds]))
+        .groupBy(images.batchId, images.status);
+      for (const row of rows) {
+        const counts = result.get(row.batchId) ?? emptyCounts();
+        counts[row.status] = row.count;
+        result.set(row.batchId, counts);
+      }
+      return result;
+    },
+
     async countByStatus(batchId: string, tx?: Executor): Promise<ImageStatusCounts> {
       const rows = await (tx ?? db)
         .select({ status: images.status, count: sql<number>`count(*)::integer` })
         .from(images)
         .where(eq(images.batchId, batchId))
         .groupBy(images.status);
-      const counts = Object.fromEntries(IMAGE_STATUSES.map((status) => [status, 0])) as ImageStatusCounts;
+      const counts = emptyCounts();
       for (const row of rows) counts[row.status] = row.count;
       return counts;
     },

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { BatchStatus } from './enums';
+import { ErrorCodeSchema } from './errors';
+
+export const BatchIdParams = z.object({ batchId: z.uuid() });
+
+export const StatusCounts = z.object({
+  queued: z.number().int(),
+  processing: z.number().int(),
+  ready: z.number().int(),
+  approved: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
+export type StatusCounts = z.infer<typeof StatusCounts>;
+
+export const BatchStatusResponse = z.object({
+  batchId: z.uuid(),
+  name: z.string().nullable(),
+  status: BatchStatus,
+  total: z.number().int(),
+  processed: z.number().int(),
+  progress: z.number().min(0).max(1),
+  counts: StatusCounts,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+});
+export type BatchStatusResponse = z.infer<typeof BatchStatusResponse>;
+
+export const BatchList = z.object({ items: z.array(BatchStatusResponse), nextCursor: z.string().nullable() });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(512).optional(),
+});
+
+export const UploadFields = z.object({
+  name: z.string().trim().max(200).optional(),
+  keywords: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((keyword) => keyword.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(1).max(60)).max(20)),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as en or de-CH')
+    .default('en'),
+});
+
+export const RejectedFile = z.object({
+  originalFilename: z.string(),
+  code: ErrorCodeSchema,
+  detail: z.string(),
+  duplicateOf: z.uuid().optional(),
+});
+export type RejectedFile = z.infer<typeof RejectedFile>;
+
+export const UploadResponse = z.object({
+  batchId: z.uuid(),
+  status: BatchStatus,
+  total: z.number().int(),
+  accepted: z.array(z.object({ imageId: z.uuid(), originalFilename: z.string() })),
+  rejected: z.array(RejectedFile),
+});

@@ -1,0 +1,49 @@
+import { addFlow, type Queues } from '@renamer/queue';
+import type { FlowProducer } from 'bullmq';
+
+export interface BatchSchedulerDeps {
+  flows: FlowProducer;
+  queues: Pick<Queues, 'images'>;
+  now?: () => number;
+}
+
+const analyzeJobId = (imageId: string) => `analyze-${imageId}`;
+
+/**
+ * Queues a batch's images as one flow: a `process-batch` parent with one `analyze-image` child per image.
+ * Images are queued again (retry, reconciler) in a new round, after their finished jobs are removed so
+ * the fixed job ids are free; an image whose job is still waiting or running is left to that job.
+ */
+export function createBatchScheduler(deps: BatchSchedulerDeps) {
+  const now = deps.now ?? Date.now;
+
+  /** Removes finished jobs of these images; returns the images that still have a live job. */
+  async function freeJobIds(imageIds: readonly string[]): Promise<Set<string>> {
+    const live = new Set<string>();
+    for (const imageId of imageIds) {
+      const job = await deps.queues.images.getJob(analyzeJobId(imageId));
+      if (!job) continue;
+      const state = await job.getState();
+      if (state === 'completed' || state === 'failed') await job.remove();
+      else live.add(imageId);
+    }
+    return live;
+  }
+
+  return {
+    async schedule(batchId: string, imageIds: readonly string[], options: { requeue?: boolean } = {}) {
+      const live = options.requeue ? await freeJobIds(imageIds) : new Set<string>();
+      const pending = imageIds.filter((imageId) => !live.has(imageId));
+      if (pending.length === 0) return 0;
+      await addFlow(
+        deps.flows,
+        { name: 'process-batch', payload: { batchId, round: now() } },
+        pending.map((imageId) => ({ name: 'analyze-image', payload: { imageId, batchId } })),
+      );
+      return pending.length;
+    },
+
+  };
+}
+
+export type BatchScheduler = ReturnType<typeof createBatchScheduler>;

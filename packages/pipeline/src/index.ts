@@ -1,0 +1,4 @@
+export * from './batch-scheduler';
+export * from './batch-tracker';
+export * from './batch-view';
+export * from './progress';
