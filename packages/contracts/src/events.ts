@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BatchStatus, ImageStatus } from './enums';
 import { BatchStatusResponse } from './batches';
+import { BatchStatus, ImageStatus } from './enums';
 
 /** Client → server messages on `GET /api/ws`. */
 export const ClientMessage = z.discriminatedUnion('type', [
@@ -31,7 +31,11 @@ export const BatchStatusEvent = z.object({
 });
 
 /** Internal only: tells every API instance to close the batch's room (clients get `unsubscribed`). */
-export const BatchDeletedEvent = z.object({ type: z.literal('batch.deleted'), batchId: z.uuid(), at: z.iso.datetime() });
+export const BatchDeletedEvent = z.object({
+  type: z.literal('batch.deleted'),
+  batchId: z.uuid(),
+  at: z.iso.datetime(),
+});
 
 /** What travels on the Redis progress channel from any service to every API instance. */
 export const ProgressEvent = z.discriminatedUnion('type', [ImageStatusEvent, BatchStatusEvent, BatchDeletedEvent]);

@@ -42,7 +42,6 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
       );
       return pending.length;
     },
-
   };
 }
 

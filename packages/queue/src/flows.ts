@@ -20,7 +20,11 @@ function node<N extends JobName>({ name, payload }: CatalogJob<N>) {
  * Queues a parent job that runs once all its children finished. A child that fails for good does not
  * hold the parent back (`ignoreDependencyOnFailure`): one broken image must not leave a batch waiting.
  */
-export async function addFlow(producer: FlowProducer, parent: CatalogJob, children: readonly CatalogJob[]): Promise<JobNode> {
+export async function addFlow(
+  producer: FlowProducer,
+  parent: CatalogJob,
+  children: readonly CatalogJob[],
+): Promise<JobNode> {
   return producer.add({
     ...node(parent),
     children: children.map((child) => {

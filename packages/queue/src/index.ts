@@ -1,3 +1,3 @@
+export * from './flows';
 export * from './queues';
 export * from './workers';
-export * from './flows';
