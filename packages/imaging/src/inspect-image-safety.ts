@@ -1,0 +1,103 @@
+import sharp, { type Metadata } from 'sharp';
+import type { ImageFormat } from './image-format';
+import { type ImageMetadata, toImageMetadata } from './image-metadata';
+import { type AllowedImageType, isAllowedImageType } from './image-types';
+import { checkSingleFormat, type SingleFormatRefusal } from './single-format-check';
+
+export type SafetyRefusal =
+  | 'unsupported_type'
+  | 'unreadable'
+  | 'too_many_pixels'
+  | 'format_mismatch'
+  | SingleFormatRefusal
+  | 'decode_failed';
+
+export type SafetyResult = { ok: true; metadata: ImageMetadata } | { ok: false; reason: SafetyRefusal; detail: string };
+
+export interface SafetyOptions {
+  /** The type `sniffImageType` found in the file's first bytes. */
+  sniffedMime: string;
+  maxPixels: number;
+}
+
+const FORMAT_OF_TYPE: Record<AllowedImageType, ImageFormat> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
+  'image/tiff': 'tiff',
+};
+
+// Frames of an animation share one canvas, so all of them are counted and decoded. Further pages of
+// a TIFF or AVIF may differ in size and are neither decoded here nor used by the worker.
+const ANIMATED_FORMATS: ReadonlySet<string> = new Set(['gif', 'webp']);
+
+const refuse = (reason: SafetyRefusal, detail: string): SafetyResult => ({ ok: false, reason, detail });
+
+function describe(error: unknown, path: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n', 1)[0]!.replaceAll(path, '<file>');
+}
+
+function framesOf(header: Metadata): number {
+  return ANIMATED_FORMATS.has(header.format ?? '') ? (header.pages ?? 1) : 1;
+}
+
+async function decodeFully(path: string, metadata: ImageMetadata, maxPixels: number): Promise<void> {
+  await sharp(path, {
+    failOn: 'error',
+    limitInputPixels: maxPixels,
+    sequentialRead: true,
+    pages: ANIMATED_FORMATS.has(metadata.format) ? -1 : 1,
+  })
+    // An extract before the resize stops sharp from decoding a JPEG at reduced scale (shrink-on-load).
+    .extract({ left: 0, top: 0, width: metadata.width, height: metadata.height })
+    .resize(8, 8, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+}
+
+/**
+ * The upload safety check, cheapest step first: header dimensions against the pixel limit (before
+ * any decoding, so a decompression bomb costs nothing), the decoder's format against the sniffed
+ * type, one streaming pass for trailing data and embedded active content, then a full decode.
+ */
+export async function inspectImageSafety(
+  path: string,
+  { sniffedMime, maxPixels }: SafetyOptions,
+): Promise<SafetyResult> {
+  if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) throw new RangeError('maxPixels must be a positive integer');
+  if (!isAllowedImageType(sniffedMime)) return refuse('unsupported_type', `${sniffedMime} is not an allowed type`);
+
+  let header: Metadata;
+  try {
+    // sharp's own default limit would throw here; we want the typed refusal below with our limit.
+    header = await sharp(path, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    return refuse('unreadable', describe(error, path));
+  }
+  const { width, height } = header;
+  if (!width || !height) return refuse('unreadable', 'the header gives no dimensions');
+  const frames = framesOf(header);
+  const pixels = width * height * frames;
+  if (pixels > maxPixels) {
+    const size = `${width}×${height}${frames > 1 ? `×${frames} frames` : ''}`;
+    return refuse('too_many_pixels', `${size} is ${pixels} pixels, over the limit of ${maxPixels}`);
+  }
+
+  const metadata = toImageMetadata(header);
+  if (metadata?.format !== FORMAT_OF_TYPE[sniffedMime]) {
+    return refuse('format_mismatch', `sniffed ${sniffedMime}, but the decoder reads ${header.format ?? 'nothing'}`);
+  }
+
+  const singleFormat = await checkSingleFormat(path, metadata.format);
+  if (!singleFormat.ok) return singleFormat;
+
+  try {
+    await decodeFully(path, metadata, maxPixels);
+  } catch (error) {
+    return refuse('decode_failed', describe(error, path));
+  }
+  return { ok: true, metadata };
+}

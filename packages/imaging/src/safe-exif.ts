@@ -1,0 +1,45 @@
+import exifReader from 'exif-reader';
+
+/**
+ * The EXIF fields we keep: nothing that locates a person (no GPS, no serial numbers). A type alias,
+ * not an interface, so it stays assignable to `Record<string, unknown>` (the database's JSON column).
+ */
+export type SafeExif = {
+  make?: string;
+  model?: string;
+  /** As the camera wrote it, without a time zone: `YYYY-MM-DDTHH:MM:SS`. */
+  dateTimeOriginal?: string;
+};
+
+const MAX_TEXT_LENGTH = 64;
+
+function cleanText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const text = value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return text ? text.slice(0, MAX_TEXT_LENGTH) : undefined;
+}
+
+// exif-reader reads the camera's wall-clock time as if it were UTC, so the UTC fields give it back.
+function wallClockTime(value: unknown): string | undefined {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return undefined;
+  return value.toISOString().slice(0, 19);
+}
+
+/** Picks the safe fields out of a raw EXIF block; undefined when it has none or cannot be parsed. */
+export function safeExifFrom(raw: Buffer | undefined): SafeExif | undefined {
+  if (!raw) return undefined;
+  let parsed: ReturnType<typeof exifReader>;
+  try {
+    parsed = exifReader(raw);
+  } catch {
+    return undefined;
+  }
+  const fields: SafeExif = {
+    make: cleanText(parsed.Image?.Make),
+    model: cleanText(parsed.Image?.Model),
+    dateTimeOriginal: wallClockTime(parsed.Photo?.DateTimeOriginal),
+  };
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
+  return present.length ? (Object.fromEntries(present) as SafeExif) : undefined;
+}

@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { ActiveContentScanner } from './active-content-scanner';
+import { ByteReader, UnexpectedEndError } from './byte-reader';
+import type { ImageFormat } from './image-format';
+import { walkGif } from './structure/gif';
+import { walkIsobmff } from './structure/isobmff';
+import { walkJpeg } from './structure/jpeg';
+import { MalformedImageError } from './structure/malformed-image-error';
+import { walkPng } from './structure/png';
+import { walkWebp } from './structure/webp';
+
+/** Trailing bytes tolerated after the image's end, if each is one of PADDING_BYTES (see README). */
+export const TRAILING_SLACK_BYTES = 16;
+const PADDING_BYTES = new Set([0x00, 0xff, 0x0a, 0x0d, 0x20]);
+// Large enough that per-chunk overhead stays small (64 KiB reads took three times as long), still flat.
+const CHUNK_BYTES = 256 * 1024;
+
+export type SingleFormatRefusal = 'truncated' | 'malformed' | 'trailing_data' | 'active_content';
+export type SingleFormatResult = { ok: true } | { ok: false; reason: SingleFormatRefusal; detail: string };
+
+const JPEG_SOI = Buffer.from([0xff, 0xd8]);
+
+/** Camera files (MPF, Ultra HDR gain maps) put further complete JPEGs right after the first. */
+async function walkJpegs(reader: ByteReader): Promise<void> {
+  do {
+    await walkJpeg(reader);
+  } while ((await reader.peek(2)).equals(JPEG_SOI));
+}
+
+type Walker = (reader: ByteReader) => Promise<void>;
+
+// TIFF is left out: its extent is the furthest of many IFD, strip and tile offsets (see README).
+const WALKERS: Partial<Record<ImageFormat, Walker>> = {
+  jpeg: walkJpegs,
+  png: walkPng,
+  gif: walkGif,
+  webp: walkWebp,
+  avif: walkIsobmff,
+};
+
+interface Trailing {
+  imageEnd: number;
+  bytes: number;
+  withinSlack: boolean;
+}
+
+async function walkAndMeasureTrailing(reader: ByteReader, walk: Walker): Promise<Trailing> {
+  await walk(reader);
+  const imageEnd = reader.position;
+  let bytes = 0;
+  let withinSlack = true;
+  await reader.drain((piece) => {
+    bytes += piece.length;
+    withinSlack &&= bytes <= TRAILING_SLACK_BYTES && piece.every((byte) => PADDING_BYTES.has(byte));
+  });
+  return { imageEnd, bytes, withinSlack };
+}
+
+async function* scanned(path: string, scanner: ActiveContentScanner): AsyncGenerator<Buffer> {
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+    scanner.push(chunk as Buffer);
+    yield chunk as Buffer;
+  }
+}
+
+/**
+ * One streaming pass over the file: it must end where its image structure ends (give or take the
+ * slack), and must not carry markup, PHP, PDF or ZIP signatures anywhere.
+ */
+export async function checkSingleFormat(path: string, format: ImageFormat): Promise<SingleFormatResult> {
+  const scanner = new ActiveContentScanner();
+  const reader = new ByteReader(scanned(path, scanner));
+  const walk = WALKERS[format];
+  try {
+    const trailing = walk ? await walkAndMeasureTrailing(reader, walk) : await reader.drain(() => undefined);
+    const finding = scanner.finish();
+    if (finding) {
+      return { ok: false, reason: 'active_content', detail: `${finding.kind} signature at byte ${finding.offset}` };
+    }
+    if (trailing && !trailing.withinSlack) {
+      return {
+        ok: false,
+        reason: 'trailing_data',
+        detail: `${trailing.bytes} bytes after the image ends at byte ${trailing.imageEnd}`,
+      };
+    }
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof UnexpectedEndError) return { ok: false, reason: 'truncated', detail: error.message };
+    if (error instanceof MalformedImageError) return { ok: false, reason: 'malformed', detail: error.message };
+    throw error;
+  } finally {
+    await reader.close();
+  }
+}
