@@ -1,7 +1,15 @@
 import helmet from '@fastify/helmet';
 import { authentication } from '@renamer/auth';
+import { AppError } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
+import {
+  createBatchScheduler,
+  createBatchTracker,
+  createProgressPublisher,
+  subscribeToProgress,
+} from '@renamer/pipeline';
+import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
 import { createHttpService, type ServiceDeps } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ApiEnv } from './env';
@@ -10,11 +18,16 @@ import { registerRateLimit } from './plugins/rate-limit';
 import { accountRoutes } from './routes/auth/account';
 import { apiKeyRoutes } from './routes/auth/api-keys';
 import { signInRoutes } from './routes/auth/sign-in';
+import { batchRoutes } from './routes/batches';
 import { filesRoutes } from './routes/files';
+import { wsRoutes } from './routes/ws';
 import { createAccountService } from './services/account';
 import { createApiKeyService } from './services/api-keys';
+import { createBatchService } from './services/batches/batch-service';
+import { createUploadService } from './services/batches/upload-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
+import { createProgressHub } from './ws/progress-hub';
 
 export type ApiDeps = ServiceDeps<ApiEnv>;
 
@@ -74,6 +87,72 @@ export async function buildApi({ env, logger, platform }: ApiDeps): Promise<Fast
     revokeSession: (sessionId) => repositories.sessions.revoke(sessionId, new Date()),
   });
   await app.register(apiKeyRoutes, { apiKeys });
+
+  const queues = createQueues(platform.redis, env.REDIS_PREFIX);
+  const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
+  const publish = createProgressPublisher(platform.redis, env.REDIS_PREFIX);
+  const tracker = createBatchTracker({ batches: repositories.batches, images: repositories.images, publish });
+  const scheduler = createBatchScheduler({ flows, queues });
+  const batches = createBatchService({
+    batches: repositories.batches,
+    images: repositories.images,
+    tracker,
+    scheduler,
+    publish,
+    store: platform.store,
+    logger,
+  });
+  const limits = {
+    maxFileBytes: env.UPLOAD_MAX_FILE_BYTES,
+    maxFiles: env.UPLOAD_MAX_FILES,
+    maxPixels: env.UPLOAD_MAX_PIXELS,
+    tmpDir: env.UPLOAD_TMP_DIR,
+  };
+  const uploads = createUploadService({
+    db: platform.db.db,
+    users: repositories.users,
+    batches: repositories.batches,
+    images: repositories.images,
+    store: platform.store,
+    scheduler,
+    limits,
+    logger,
+  });
+  await app.register(batchRoutes, { batches, uploads, limits });
+
+  const hub = createProgressHub({
+    loadOwnBatchStatus: (userId, batchId) => batches.status(userId, batchId).catch(nullWhenNotFound),
+    logger,
+    maxMessages: 30,
+    windowMs: 10_000,
+    pingIntervalMs: env.WS_PING_INTERVAL_MS,
+    pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
+  });
+  // A connection of its own: one in subscriber mode can do nothing else. Not awaited, so the API
+  // starts while Redis is down; ioredis subscribes once it connects.
+  const subscriber = platform.redis.duplicate();
+  const unsubscribe = subscribeToProgress(subscriber, env.REDIS_PREFIX, hub.deliver, (raw) =>
+    logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
+  );
+  await app.register(wsRoutes, {
+    hub,
+    allowedOrigins: new Set([
+      new URL(env.PUBLIC_URL).origin,
+      ...env.WS_ALLOWED_ORIGINS.map((url) => new URL(url).origin),
+    ]),
+  });
+  app.addHook('onClose', async () => {
+    hub.close();
+    await unsubscribe.then((stop) => stop()).catch(() => undefined);
+    subscriber.disconnect();
+    await flows.close();
+    await closeQueues(queues);
+  });
   await app.register(filesRoutes, { store: platform.store, signingSecret: env.SESSION_SECRET });
   return app;
+}
+
+function nullWhenNotFound(error: unknown): null {
+  if (error instanceof AppError && error.code === 'not_found') return null;
+  throw error;
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 
@@ -36,6 +37,26 @@ export const apiEnvSchema = serviceEnvSchema({
   SESSION_TTL: durationSeconds('7d'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  UPLOAD_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(25 * 1024 * 1024),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
+  UPLOAD_TMP_DIR: z.string().min(1).default(tmpdir()),
+  WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(25_000),
+  WS_PONG_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url())),
 });
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   file_too_large: { status: 413, title: 'File too large' },
   unsafe_file: { status: 422, title: 'Unsafe file' },
+  upload_rejected: { status: 422, title: 'No file accepted' },
   duplicate_file: { status: 409, title: 'Duplicate file' },
   too_many_files: { status: 413, title: 'Too many files' },
   quota_exceeded: { status: 402, title: 'Quota exceeded' },

@@ -60,6 +60,10 @@ export function startWorkers(
         connection: options.connection,
         prefix: bullPrefix(options.redisPrefix),
         concurrency: options.concurrency ?? 4,
+        ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
+        ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+        // A job whose worker died runs again (up to twice) instead of failing at the first stall.
+        maxStalledCount: 2,
       },
     );
     worker.on('completed', (job) =>

@@ -11,7 +11,9 @@ export interface ImageMetadata {
   format: string;
   orientation?: number | null;
   hasAlpha: boolean;
-  exif?: Record<string, unknown>;
+  pages?: number;
+  /** A few safe EXIF fields (camera, capture time); the bytes keep the full EXIF. */
+  exif?: object;
 }
 
 export interface VisionTag {

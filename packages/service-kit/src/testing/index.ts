@@ -1,4 +1,5 @@
 export * from './boot-suite';
 export * from './free-port';
+export * from './isolated-database';
 export * from './spawn-service';
 export * from './test-env';

@@ -1,0 +1,112 @@
+import { AppError, type BatchStatusResponse } from '@renamer/contracts';
+import { type BatchRepository, emptyCounts, type ImageRepository } from '@renamer/db';
+import {
+  CANCELLABLE_BATCH_STATUSES,
+  CANCELLABLE_IMAGE_STATUSES,
+  canRetryBatch,
+  RETRYABLE_IMAGE_STATUSES,
+} from '@renamer/domain';
+import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
+import type { Logger } from '@renamer/service-kit';
+import type { ObjectStore } from '@renamer/storage';
+
+export interface BatchServiceDeps {
+  batches: Pick<BatchRepository, 'findByIdForUser' | 'listForUser' | 'update' | 'delete'>;
+  images: Pick<ImageRepository, 'countByStatus' | 'countByStatusForBatches' | 'transitionByBatch' | 'listAllByBatch'>;
+  tracker: BatchTracker;
+  scheduler: BatchScheduler;
+  publish: PublishProgress;
+  store: Pick<ObjectStore, 'deleteMany'>;
+  logger: Logger;
+  now?: () => Date;
+}
+
+const notFound = () => new AppError('not_found', 'No such batch.');
+
+export function createBatchService(deps: BatchServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function ownBatch(userId: string, batchId: string) {
+    const batch = await deps.batches.findByIdForUser(batchId, userId);
+    if (!batch) throw notFound();
+    return batch;
+  }
+
+  async function cancelRunning(batchId: string) {
+    const cancelled = await deps.images.transitionByBatch(batchId, {
+      from: CANCELLABLE_IMAGE_STATUSES,
+      to: 'cancelled',
+    });
+    await deps.batches.update(
+      batchId,
+      { status: 'cancelled', completedAt: now() },
+      { expectStatus: CANCELLABLE_BATCH_STATUSES },
+    );
+    return deps.tracker.imagesChanged(
+      batchId,
+      cancelled.map((id) => ({ id, batchId, status: 'cancelled' as const })),
+    );
+  }
+
+  return {
+    async status(userId: string, batchId: string): Promise<BatchStatusResponse> {
+      const batch = await ownBatch(userId, batchId);
+      return toBatchStatusView(batch, await deps.images.countByStatus(batchId));
+    },
+
+    async list(userId: string, page: { limit: number; cursor?: string }) {
+      const { items, nextCursor } = await deps.batches.listForUser(userId, page);
+      const counts = await deps.images.countByStatusForBatches(items.map((batch) => batch.id));
+      return {
+        items: items.map((batch) => toBatchStatusView(batch, counts.get(batch.id) ?? emptyCounts())),
+        nextCursor,
+      };
+    },
+
+    /** Stops queued images from running; a running analysis finds its image cancelled and drops its result. */
+    async cancel(userId: string, batchId: string) {
+      const batch = await ownBatch(userId, batchId);
+      if (!CANCELLABLE_BATCH_STATUSES.includes(batch.status)) {
+        throw new AppError('conflict', `The batch is already ${batch.status}.`);
+      }
+      return (await cancelRunning(batchId)) ?? this.status(userId, batchId);
+    },
+
+    /** Queues failed and cancelled images again, in a new round of jobs. */
+    async retry(userId: string, batchId: string) {
+      const batch = await ownBatch(userId, batchId);
+      const counts = await deps.images.countByStatus(batchId);
+      if (!canRetryBatch(batch.status, counts)) {
+        throw new AppError('conflict', 'The batch has no failed or cancelled images to retry.');
+      }
+      const requeued = await deps.images.transitionByBatch(batchId, {
+        from: RETRYABLE_IMAGE_STATUSES,
+        to: 'queued',
+        set: { error: null },
+      });
+      await deps.batches.update(batchId, { status: 'queued', completedAt: null }, { expectStatus: [batch.status] });
+      const view = await deps.tracker.imagesChanged(
+        batchId,
+        requeued.map((id) => ({ id, batchId, status: 'queued' as const })),
+      );
+      await deps.scheduler.schedule(batchId, requeued, { requeue: true }).catch((err) => {
+        deps.logger.error({ err, batchId }, 'retry not queued; the reconciler will queue it');
+      });
+      return view ?? this.status(userId, batchId);
+    },
+
+    /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects. */
+    async delete(userId: string, batchId: string) {
+      const batch = await ownBatch(userId, batchId);
+      if (CANCELLABLE_BATCH_STATUSES.includes(batch.status)) await cancelRunning(batchId);
+      const keys = (await deps.images.listAllByBatch(batchId)).map((image) => image.storageKey);
+      if (!(await deps.batches.delete(batchId, userId))) throw notFound();
+      await deps.publish({ type: 'batch.deleted', batchId, at: now().toISOString() });
+      await deps.store.deleteMany(keys).catch((err) => {
+        deps.logger.error({ err, batchId }, 'objects of a deleted batch were not all removed');
+      });
+    },
+  };
+}
+
+export type BatchService = ReturnType<typeof createBatchService>;

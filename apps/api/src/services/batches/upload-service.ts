@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { AppError, type RejectedFile, UploadFields } from '@renamer/contracts';
+import type { BatchRepository, Database, ImageRepository, UserRepository } from '@renamer/db';
+import {
+  declaredTypeAgrees,
+  type ImageMetadata,
+  inspectImageSafety,
+  isAllowedImageType,
+  type SpooledFile,
+  sniffImageType,
+  spoolToTempFile,
+} from '@renamer/imaging';
+import type { BatchScheduler } from '@renamer/pipeline';
+import type { Logger } from '@renamer/service-kit';
+import { type ObjectStore, objectKey } from '@renamer/storage';
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+  maxPixels: number;
+  tmpDir: string;
+}
+
+export interface UploadServiceDeps {
+  db: Pick<Database, 'transaction'>;
+  users: Pick<UserRepository, 'reserveQuota' | 'getUsage'>;
+  batches: Pick<BatchRepository, 'create'>;
+  images: Pick<ImageRepository, 'insertMany' | 'findDuplicateChecksums'>;
+  store: Pick<ObjectStore, 'put' | 'deleteMany'>;
+  scheduler: Pick<BatchScheduler, 'schedule'>;
+  limits: UploadLimits;
+  logger: Logger;
+  now?: () => Date;
+}
+
+interface AcceptedFile {
+  imageId: string;
+  originalFilename: string;
+  file: SpooledFile;
+  mimeType: string;
+  metadata: ImageMetadata;
+}
+
+type Rejection = { rejected: RejectedFile };
+type Verdict = { accepted: AcceptedFile } | Rejection;
+
+const MIB = 1024 * 1024;
+const displayName = (filename: string | undefined) => (filename?.trim() || 'unnamed').slice(0, 255);
+const rejected = (
+  originalFilename: string,
+  code: RejectedFile['code'],
+  detail: string,
+  duplicateOf?: string,
+): Rejection => ({
+  rejected: { originalFilename, code, detail, ...(duplicateOf ? { duplicateOf } : {}) },
+});
+
+/**
+ * `POST /api/batch`: every part is read once, spooled to a temporary file while it is hashed, and
+ * checked from there in the contract's order (type, size, safety, duplicates); then the quota, then the
+ * objects are stored and the rows committed in one transaction, then the jobs are queued. Whatever is
+ * refused or fails leaves no object, temporary file or row behind.
+ */
+export function createUploadService(deps: UploadServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const { limits } = deps;
+
+  async function check(part: MultipartFile, seen: Map<string, string>): Promise<Verdict> {
+    const name = displayName(part.filename);
+    const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: limits.maxFileBytes });
+    // The type is judged first, from the leading bytes, even for a file too large to keep.
+    const type = await checkType(name, part.mimetype, spooled.ok ? spooled.file.head : spooled.head);
+    if (!spooled.ok) {
+      if ('rejected' in type) return type;
+      return rejected(name, 'file_too_large', `The file is larger than ${Math.floor(limits.maxFileBytes / MIB)} MiB.`);
+    }
+    const verdict = 'rejected' in type ? type : await checkContent(name, type.mime, spooled.file, seen);
+    if ('rejected' in verdict) await spooled.file.cleanup();
+    return verdict;
+  }
+
+  async function checkType(name: string, declared: string, head: Buffer): Promise<{ mime: string } | Rejection> {
+    const sniffed = await sniffImageType(head);
+    if (!sniffed || !isAllowedImageType(sniffed.mime)) {
+      return rejected(name, 'unsupported_media_type', 'The file is not a JPEG, PNG, WebP, GIF, AVIF or TIFF image.');
+    }
+    if (!declaredTypeAgrees(declared, sniffed.mime)) {
+      return rejected(name, 'unsupported_media_type', `The file was sent as ${declared} but is ${sniffed.mime}.`);
+    }
+    return { mime: sniffed.mime };
+  }
+
+  async function checkContent(
+    name: string,
+    mime: string,
+    file: SpooledFile,
+    seen: Map<string, string>,
+  ): Promise<Verdict> {
+    const safety = await inspectImageSafety(file.path, { sniffedMime: mime, maxPixels: limits.maxPixels });
+    if (!safety.ok) return rejected(name, 'unsafe_file', safety.detail);
+    const earlier = seen.get(file.sha256);
+    if (earlier) return rejected(name, 'duplicate_file', 'The same file is earlier in this upload.', earlier);
+    const imageId = randomUUID();
+    seen.set(file.sha256, imageId);
+    return { accepted: { imageId, originalFilename: name, file, mimeType: mime, metadata: safety.metadata } };
+  }
+
+  async function readParts(parts: AsyncIterable<Multipart>) {
+    const accepted: AcceptedFile[] = [];
+    const refused: RejectedFile[] = [];
+    const fields: Record<string, string> = {};
+    const seen = new Map<string, string>();
+    let files = 0;
+    try {
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          continue;
+        }
+        if (part.fieldname !== 'files') {
+          part.file.resume();
+          continue;
+        }
+        files += 1;
+        if (files > limits.maxFiles) {
+          throw new AppError('too_many_files', `At most ${limits.maxFiles} files per request.`);
+        }
+        const verdict = await check(part, seen);
+        if ('accepted' in verdict) accepted.push(verdict.accepted);
+        else refused.push(verdict.rejected);
+      }
+    } catch (error) {
+      await Promise.all(accepted.map(({ file }) => file.cleanup()));
+      throw error;
+    }
+    return { accepted, refused, fields };
+  }
+
+  /** Files equal to an image the user already has, found in one query. */
+  async function splitExistingDuplicates(userId: string, files: AcceptedFile[]) {
+    const matches = await deps.images.findDuplicateChecksums(
+      userId,
+      files.map(({ file }) => file.sha256),
+    );
+    const existing = new Map(matches.map((match) => [match.checksum, match.imageId]));
+    const fresh = files.filter(({ file }) => !existing.has(file.sha256));
+    const duplicates = files.filter(({ file }) => existing.has(file.sha256));
+    await Promise.all(duplicates.map(({ file }) => file.cleanup()));
+    return {
+      fresh,
+      duplicates: duplicates.map(
+        ({ originalFilename, file }): RejectedFile => ({
+          originalFilename,
+          code: 'duplicate_file',
+          detail: 'You already have this image.',
+          duplicateOf: existing.get(file.sha256)!,
+        }),
+      ),
+    };
+  }
+
+  async function assertQuotaLeft(userId: string, count: number) {
+    const usage = await deps.users.getUsage(userId, now());
+    const remaining = usage ? Math.max(0, usage.quota - usage.used) : 0;
+    if (count > remaining) {
+      throw new AppError(
+        'quota_exceeded',
+        `This upload has ${count} new images but your plan has ${remaining} left this month.`,
+      );
+    }
+  }
+
+  async function storeObjects(userId: string, files: AcceptedFile[]): Promise<string[]> {
+    const keys: string[] = [];
+    try {
+      // One at a time: memory and open files stay flat whatever the batch size.
+      for (const { imageId, file, mimeType } of files) {
+        const key = objectKey('users', userId, 'images', imageId);
+        keys.push(key);
+        await deps.store.put(key, createReadStream(file.path), { size: file.size, contentType: mimeType });
+        await file.cleanup();
+      }
+      return keys;
+    } catch (error) {
+      await deps.store.deleteMany(keys).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    async upload(userId: string, parts: AsyncIterable<Multipart>) {
+      const { accepted, refused, fields } = await readParts(parts);
+      try {
+        const options = UploadFields.safeParse(fields);
+        if (!options.success) {
+          throw new AppError(
+            'validation_failed',
+            'The upload fields are not valid.',
+            options.error.issues.map((issue) => ({ path: `body.${issue.path.join('.')}`, message: issue.message })),
+          );
+        }
+        if (accepted.length + refused.length === 0) {
+          throw new AppError('validation_failed', 'Send one or more files in parts named "files".');
+        }
+        const { fresh, duplicates } = await splitExistingDuplicates(userId, accepted);
+        const rejectedFiles = [...refused, ...duplicates];
+        if (fresh.length === 0) {
+          throw new AppError(
+            'upload_rejected',
+            'No file of this upload was accepted; each entry of errors says why.',
+            rejectedFiles.map((file) => ({ path: file.originalFilename, message: file.detail, code: file.code })),
+          );
+        }
+        await assertQuotaLeft(userId, fresh.length);
+        const keys = await storeObjects(userId, fresh);
+        const batch = await deps.db
+          .transaction(async (tx) => {
+            if ((await deps.users.reserveQuota(userId, fresh.length, now(), tx)) === null) {
+              throw new AppError('quota_exceeded', 'This upload would take you past your monthly quota.');
+            }
+            const created = await deps.batches.create(
+              {
+                userId,
+                name: options.data.name || null,
+                locale: options.data.locale,
+                keywords: options.data.keywords,
+                total: fresh.length,
+              },
+              tx,
+            );
+            await deps.images.insertMany(
+              fresh.map((file, index) => ({
+                id: file.imageId,
+                batchId: created.id,
+                userId,
+                originalFilename: file.originalFilename,
+                checksum: file.file.sha256,
+                size: file.file.size,
+                mimeType: file.mimeType,
+                storageKey: keys[index]!,
+                metadata: file.metadata,
+              })),
+              tx,
+            );
+            return created;
+          })
+          .catch(async (error) => {
+            await deps.store.deleteMany(keys).catch(() => undefined);
+            throw error;
+          });
+        // Rows are committed first: if queueing fails here, the reconciler queues them later.
+        await deps.scheduler
+          .schedule(
+            batch.id,
+            fresh.map((file) => file.imageId),
+          )
+          .catch((err) => deps.logger.error({ err, batchId: batch.id }, 'batch not queued; the reconciler will'));
+        return {
+          batchId: batch.id,
+          status: batch.status,
+          total: fresh.length,
+          accepted: fresh.map(({ imageId, originalFilename }) => ({ imageId, originalFilename })),
+          rejected: rejectedFiles,
+        };
+      } finally {
+        await Promise.all(accepted.map(({ file }) => file.cleanup()));
+      }
+    },
+  };
+}
+
+export type UploadService = ReturnType<typeof createUploadService>;

@@ -1,0 +1,90 @@
+import type { BatchStatusResponse, ClientMessage, ProgressEvent } from '@renamer/contracts';
+import type { Logger } from '@renamer/service-kit';
+import type { WebSocket } from 'ws';
+import { type ClientConnection, createClientConnection } from './connection';
+import { createRooms } from './rooms';
+
+export interface ProgressHubOptions {
+  /** The batch's status for `subscribed`, or null when it is not the user's (answered as not_found). */
+  loadOwnBatchStatus: (userId: string, batchId: string) => Promise<BatchStatusResponse | null>;
+  logger: Logger;
+  maxMessages: number;
+  windowMs: number;
+  pingIntervalMs: number;
+  pongTimeoutMs: number;
+}
+
+/**
+ * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
+ * batch's owner joins its room; `subscribed` always goes out before any event of that room.
+ */
+export function createProgressHub(options: ProgressHubOptions) {
+  const rooms = createRooms<ClientConnection>();
+  const connections = new Set<ClientConnection>();
+
+  const heartbeat = setInterval(() => {
+    const deadline = Date.now() - options.pongTimeoutMs;
+    for (const connection of connections) {
+      if (connection.lastSeenAt < deadline) connection.socket.terminate();
+      else connection.socket.ping();
+    }
+  }, options.pingIntervalMs);
+  heartbeat.unref();
+
+  async function handle(connection: ClientConnection, joined: Set<string>, userId: string, message: ClientMessage) {
+    if (message.type === 'ping') return connection.send({ type: 'pong' });
+    if (message.type === 'unsubscribe') {
+      rooms.leave(message.batchId, connection);
+      joined.delete(message.batchId);
+      return connection.send({ type: 'unsubscribed', batchId: message.batchId });
+    }
+    // Join first and hold the room's events, so none is lost between reading the status and sending it.
+    connection.holdEvents(message.batchId);
+    rooms.join(message.batchId, connection);
+    const status = await options.loadOwnBatchStatus(userId, message.batchId).catch((error) => {
+      rooms.leave(message.batchId, connection);
+      connection.releaseEvents(message.batchId);
+      throw error;
+    });
+    if (!status) {
+      rooms.leave(message.batchId, connection);
+      connection.releaseEvents(message.batchId);
+      return connection.send({ type: 'error', code: 'not_found', message: 'No such batch.' });
+    }
+    joined.add(message.batchId);
+    connection.releaseEvents(message.batchId, { type: 'subscribed', batchId: message.batchId, status });
+  }
+
+  return {
+    accept(socket: WebSocket, userId: string) {
+      const joined = new Set<string>();
+      const connection: ClientConnection = createClientConnection(socket, {
+        maxMessages: options.maxMessages,
+        windowMs: options.windowMs,
+        onMessage: (message) => handle(connection, joined, userId, message),
+      });
+      connections.add(connection);
+      socket.on('close', () => {
+        connections.delete(connection);
+        for (const batchId of joined) rooms.leave(batchId, connection);
+      });
+    },
+
+    deliver(event: ProgressEvent) {
+      if (event.type === 'batch.deleted') {
+        for (const member of rooms.close(event.batchId)) member.send({ type: 'unsubscribed', batchId: event.batchId });
+        return;
+      }
+      for (const member of rooms.members(event.batchId)) member.send(event);
+    },
+
+    stats: () => ({ connections: connections.size, rooms: rooms.size }),
+
+    close() {
+      clearInterval(heartbeat);
+      for (const connection of connections) connection.socket.close(1001, 'server shutting down');
+    },
+  };
+}
+
+export type ProgressHub = ReturnType<typeof createProgressHub>;

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { photo } from './support/images';
+import { type PipelineStack, startPipelineStack, upload, waitForBatch } from './support/pipeline-stack';
+
+let stack: PipelineStack;
+let api: { url: string };
+
+beforeAll(async () => {
+  stack = await startPipelineStack('worker-crash');
+  api = await stack.startApi();
+}, 60_000);
+
+afterAll(() => stack?.close());
+
+describe('a worker killed in the middle of a job', () => {
+  it('loses nothing: another worker runs the job again and the image ends ready', async () => {
+    const owner = await stack.createUser();
+    const doomed = await stack.startWorker({ ANALYZE_TEST_DELAY_MS: '60000', WORKER_CONCURRENCY: '1' });
+    const { body } = await upload(api.url, owner.key, [
+      { name: 'survivor.png', bytes: await photo('png', 900), type: 'image/png' },
+    ]);
+    const imageId = body.accepted[0].imageId as string;
+
+    await waitForBatch(api.url, owner.key, body.batchId, (status) => status.counts.processing === 1);
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    const [image] = await stack.platform.db.sql`select status from images where id = ${imageId}`;
+    expect(image?.status).toBe('processing');
+
+    await stack.startWorker();
+    const done = await waitForBatch(api.url, owner.key, body.batchId, (status) => status.status === 'completed');
+    expect(done.counts).toMatchObject({ ready: 1, processing: 0, failed: 0 });
+    const [after] = await stack.platform.db
+      .sql`select status, attempts, proposed_filename from images where id = ${imageId}`;
+    expect(after?.status).toBe('ready');
+    expect(after?.attempts).toBeGreaterThanOrEqual(2);
+    expect(after?.proposed_filename).toMatch(/\.png$/);
+  });
+
+  it('queues again an image whose job was lost between commit and enqueue', async () => {
+    const owner = await stack.createUser();
+    await stack.startWorker();
+    const batch = await stack.repositories.batches.create({ userId: owner.user.id, total: 1, name: 'orphan' });
+    const bytes = await photo('png', 901);
+    const imageId = crypto.randomUUID();
+    const key = `users/${owner.user.id}/images/${imageId}`;
+    const { Readable } = await import('node:stream');
+    await stack.platform.store.put(key, Readable.from([bytes]), { size: bytes.length, contentType: 'image/png' });
+    // The rows exist but no job was ever queued, as after a crash right after the commit.
+    await stack.repositories.images.insertMany([
+      {
+        id: imageId,
+        batchId: batch.id,
+        userId: owner.user.id,
+        originalFilename: 'orphan.png',
+        checksum: 'a'.repeat(64),
+        size: bytes.length,
+        mimeType: 'image/png',
+        storageKey: key,
+      },
+    ]);
+    const done = await waitForBatch(api.url, owner.key, batch.id, (status) => status.status === 'completed');
+    expect(done.counts.ready).toBe(1);
+  });
+});

@@ -1,0 +1,111 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { BatchRepository, ImageRepository } from '@renamer/db';
+import { isImageFormat, proposeFilename, uniqueFilename } from '@renamer/domain';
+import type { BatchTracker } from '@renamer/pipeline';
+import { defineHandler } from '@renamer/queue';
+import type { ObjectStore } from '@renamer/storage';
+import type { Job } from 'bullmq';
+import type { ImageAnalyzer } from '../analysis/image-analyzer';
+
+export interface AnalyzeImageDeps {
+  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'isFilenameTaken'>;
+  batches: Pick<BatchRepository, 'findById'>;
+  store: Pick<ObjectStore, 'get'>;
+  tracker: BatchTracker;
+  analyzer: ImageAnalyzer;
+  tempDir: string;
+  /** Test hook: holds each analysis this long so a test can kill the worker mid-job. */
+  delayMs?: number;
+}
+
+const isFinalAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+const UNIQUE_VIOLATION = '23505';
+/** What the person sees; the cause (which may name paths or hosts) stays in the worker's log. */
+export const ANALYSIS_FAILED = 'The image could not be analysed.';
+
+/**
+ * Claims the image, reads its object into a temporary file (sharp buffers streams, files it reads in
+ * strips), analyses it, proposes a filename unique in its batch, and records the result. A failed
+ * attempt puts the image back to `queued` for the next one, or `failed` after the last.
+ */
+export function analyzeImageHandler(deps: AnalyzeImageDeps) {
+  async function withObjectFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(join(deps.tempDir, 'renamer-analyze-'));
+    try {
+      const path = join(dir, 'image');
+      await pipeline(await deps.store.get(key), createWriteStream(path, { mode: 0o600 }));
+      return await use(path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Writes the result under the first free name; the unique index settles two workers racing for one. */
+  async function recordResult(imageId: string, batchId: string, proposed: string, set: Record<string, unknown>) {
+    const taken = new Set<string>();
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const filename = uniqueFilename(proposed, taken);
+      if (await deps.images.isFilenameTaken(batchId, filename, imageId)) {
+        taken.add(filename);
+        continue;
+      }
+      try {
+        return await deps.images.update(
+          imageId,
+          { ...set, status: 'ready', proposedFilename: filename, filename, error: null },
+          { expectStatus: ['processing'] },
+        );
+      } catch (error) {
+        if ((error as { cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION) throw error;
+        taken.add(filename);
+      }
+    }
+    throw new Error(`no free filename for ${proposed} in batch ${batchId}`);
+  }
+
+  return defineHandler({
+    name: 'analyze-image',
+    handle: async ({ imageId, batchId }, job) => {
+      const image = await deps.images.startAttempt(imageId);
+      if (!image) return { skipped: 'not queued (cancelled or deleted)' };
+      await deps.tracker.imagesChanged(batchId, [image]);
+      try {
+        const batch = await deps.batches.findById(batchId);
+        if (!batch) return { skipped: 'batch deleted' };
+        if (deps.delayMs) await new Promise((resolve) => setTimeout(resolve, deps.delayMs));
+        const analysis = await withObjectFile(image.storageKey, (path) =>
+          deps.analyzer.analyze(path, {
+            originalFilename: image.originalFilename,
+            keywords: batch.keywords,
+            batchName: batch.name,
+            locale: batch.locale,
+          }),
+        );
+        const format = analysis.metadata.format;
+        if (!isImageFormat(format)) throw new Error(`unsupported format ${format}`);
+        const proposal = proposeFilename(analysis.nameCandidates, { format, locale: batch.locale });
+        if (!proposal.ok) throw new Error(`no usable filename (${proposal.reason})`);
+        const ready = await recordResult(imageId, batchId, proposal.filename, {
+          metadata: analysis.metadata,
+          visionTags: analysis.visionTags,
+          altText: analysis.altText,
+        });
+        if (!ready) return { skipped: 'cancelled during analysis' };
+        await deps.tracker.imagesChanged(batchId, [ready]);
+        return { filename: ready.filename };
+      } catch (error) {
+        const final = isFinalAttempt(job);
+        const next = await deps.images.update(
+          imageId,
+          { status: final ? 'failed' : 'queued', error: final ? ANALYSIS_FAILED : null },
+          { expectStatus: ['processing'] },
+        );
+        if (next) await deps.tracker.imagesChanged(batchId, [next]);
+        throw error;
+      }
+    },
+  });
+}
