@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { JOB_NAMES, type JobName } from '@renamer/contracts';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,11 +19,12 @@ describe('handler coverage', () => {
   const handle = async () => undefined;
 
   it('accepts exactly one handler per catalog job', () => {
-    expect(() => assertHandlersCover([{ name: 'prune-sessions', handle }])).not.toThrow();
+    expect(() => assertHandlersCover(JOB_NAMES.map((name) => ({ name, handle })))).not.toThrow();
   });
 
   it('refuses a catalog job without a handler', () => {
-    expect(() => assertHandlersCover([])).toThrow(/no handler for prune-sessions/);
+    const withoutPrune = JOB_NAMES.filter((name) => name !== 'prune-sessions').map((name) => ({ name, handle }));
+    expect(() => assertHandlersCover(withoutPrune)).toThrow(/no handler for prune-sessions$/);
   });
 
   it('refuses two handlers for one job and handlers for unknown jobs', () => {
@@ -39,6 +41,10 @@ describe('handler coverage', () => {
     ).toThrow(/not in the catalog: resize/);
   });
 });
+
+/** Handlers that do nothing, for every catalog job but `name`: a worker must cover the whole catalog. */
+const otherJobsThan = (name: JobName) =>
+  JOB_NAMES.filter((other) => other !== name).map((other) => ({ name: other, handle: async () => undefined }));
 
 describe('queues against real Redis', () => {
   it('refuses a payload that does not match the catalog before queueing it', async () => {
@@ -57,6 +63,7 @@ describe('queues against real Redis', () => {
     const done = new Promise<Job>((resolve, reject) => {
       const workers = startWorkers(
         [
+          ...otherJobsThan('prune-sessions'),
           defineHandler({
             name: 'prune-sessions',
             handle: async (payload, job) => {

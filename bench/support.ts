@@ -1,0 +1,464 @@
+/**
+ * What both benchmarks share: the services as their own processes on loopback, an isolated database and
+ * Redis prefix per run, a streamed multipart upload, /proc readings, and cleanup that also runs on
+ * failure, Ctrl-C and the time limit.
+ *
+ * The bench is not a workspace package, so workspace code is imported by relative path (its own
+ * dependencies resolve from there) and third-party packages through the app that depends on them.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { generateApiKey } from '../packages/auth/src/index';
+import { createDb, createRepositories } from '../packages/db/src/index';
+import { emailHash } from '../packages/domain/src/index';
+import { freePort } from '../packages/service-kit/src/testing/free-port';
+import { createIsolatedDatabase } from '../packages/service-kit/src/testing/isolated-database';
+import { type SpawnedService, spawnService, waitForStatus } from '../packages/service-kit/src/testing/spawn-service';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const API_ENTRY = join(ROOT, 'apps/api/src/server.ts');
+export const WORKER_ENTRY = join(ROOT, 'apps/worker/src/server.ts');
+
+// spawnService runs `node --import tsx …`, which resolves tsx from the working directory.
+process.chdir(ROOT);
+
+type SharpPipeline = {
+  jpeg(options: Record<string, unknown>): SharpPipeline;
+  toBuffer(): Promise<Buffer>;
+};
+type SharpFactory = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => SharpPipeline;
+export const sharp = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as SharpFactory;
+
+interface RedisClient {
+  scan(cursor: string, ...args: (string | number)[]): Promise<[string, string[]]>;
+  del(...keys: string[]): Promise<number>;
+  quit(): Promise<unknown>;
+}
+const Redis = createRequire(join(ROOT, 'packages/service-kit/package.json'))('ioredis') as {
+  new (url: string, options: Record<string, unknown>): RedisClient;
+};
+
+export const MB = 1_000_000;
+export const log = (line = '') => process.stdout.write(`${line}\n`);
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function argValue(name: string, fallback: string): string {
+  const prefix = `--${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
+}
+
+/** Last in, first out; each step runs once, whatever happened before it. */
+export class Cleanup {
+  private steps: { label: string; run: () => unknown }[] = [];
+  private running: Promise<void> | undefined;
+
+  add(label: string, run: () => unknown): void {
+    this.steps.push({ label, run });
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step.run();
+        } catch (error) {
+          console.error(`cleanup "${step.label}" failed:`, error);
+        }
+      }
+      this.steps = [];
+    })();
+    return this.running;
+  }
+}
+
+/**
+ * Runs `main` with a hard time limit; cleanup runs on success, failure, the limit, SIGINT and SIGTERM.
+ */
+export async function runBench(name: string, limitMinutes: number, main: (cleanup: Cleanup) => Promise<void>) {
+  const cleanup = new Cleanup();
+  const abort = async (why: string, code: number) => {
+    console.error(`\n${name}: ${why}; cleaning up`);
+    await cleanup.run();
+    process.exit(code);
+  };
+  const timer = setTimeout(() => void abort(`time limit of ${limitMinutes} min reached`, 2), limitMinutes * 60_000);
+  process.once('SIGINT', () => void abort('interrupted', 130));
+  process.once('SIGTERM', () => void abort('terminated', 143));
+  try {
+    await main(cleanup);
+    await cleanup.run();
+    clearTimeout(timer);
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    await abort('failed', 1);
+  }
+}
+
+export function machine() {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
+  };
+}
+
+export function tempDir(cleanup: Cleanup, label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `renamer-bench-${label}-`));
+  cleanup.add(`rm ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface Environment {
+  env: Record<string, string>;
+  redisPrefix: string;
+}
+
+/**
+ * An isolated, migrated database, a unique Redis prefix and directories of its own; all of it is removed
+ * by `cleanup` (the Redis keys after the services that write them have stopped, since cleanup runs last
+ * in, first out and the services are added later).
+ */
+export async function isolatedEnvironment(cleanup: Cleanup, name: string): Promise<Environment> {
+  const dir = tempDir(cleanup, name);
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisPrefix = `renamer-bench:${name}-${randomUUID().slice(0, 8)}:`;
+  cleanup.add(`redis keys ${redisPrefix}*`, () => deleteRedisKeys(redisUrl, redisPrefix));
+  const database = await createIsolatedDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  cleanup.add('drop database', () => database.drop());
+  for (const sub of ['objects', 'spool', 'work']) mkdirSync(join(dir, sub));
+  return {
+    redisPrefix,
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: redisPrefix,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      // Never contacted: uploads authenticate with an API key.
+      OIDC_ISSUER: 'http://127.0.0.1:9',
+      STORAGE_DRIVER: 'fs',
+      STORAGE_DIR: join(dir, 'objects'),
+      UPLOAD_TMP_DIR: join(dir, 'spool'),
+      WORK_DIR: join(dir, 'work'),
+      // The benchmarks poll and upload far faster than a person; the limiter is not what they measure.
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+  };
+}
+
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
+export interface Service {
+  name: string;
+  url: string;
+  pid: number;
+  process: SpawnedService;
+}
+
+/** Starts an entrypoint as its own process and waits until /health/ready answers 200. */
+export async function startService(
+  cleanup: Cleanup,
+  name: string,
+  entry: string,
+  portVariable: string,
+  env: Record<string, string>,
+): Promise<Service> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const spawned = spawnService(entry, { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url });
+  cleanup.add(`stop ${name} (pid ${spawned.child.pid})`, async () => {
+    const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 15_000);
+    await spawned.stop();
+    clearTimeout(timer);
+  });
+  await waitForStatus(spawned, `${url}/health/ready`, 200, 60_000);
+  return { name, url, pid: spawned.child.pid!, process: spawned };
+}
+
+/** A user with a quota that no benchmark reaches and an API key, made directly in the database. */
+export async function createUser(databaseUrl: string, quota = 1_000_000) {
+  const client = createDb(databaseUrl, { max: 1 });
+  try {
+    const repositories = createRepositories(client.db);
+    const id = randomUUID();
+    const user = await repositories.users.create({
+      provider: 'https://bench.invalid',
+      providerSubject: id,
+      displayName: `Bench ${id.slice(0, 6)}`,
+      emailHash: emailHash(`${id}@bench.invalid`),
+      quota,
+    });
+    const { key, prefix, hash } = generateApiKey();
+    await repositories.apiKeys.create({ userId: user.id, name: 'bench', prefix, keyHash: hash });
+    return { userId: user.id, key };
+  } finally {
+    await client.close();
+  }
+}
+
+export interface ImageFile {
+  path: string;
+  name: string;
+  size: number;
+}
+
+/** Encodes `raw` RGB pixels as a JPEG file. */
+export async function writeJpeg(
+  path: string,
+  raw: Buffer,
+  width: number,
+  height: number,
+  quality: number,
+): Promise<ImageFile> {
+  const bytes = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
+  writeFileSync(path, bytes);
+  return { path, name: path.split('/').at(-1)!, size: bytes.length };
+}
+
+/** Runs `task` over `items` with at most `limit` at once. */
+export async function mapLimit<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>) {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!, index);
+      }
+    }),
+  );
+  return results;
+}
+
+export interface UploadTiming {
+  status: number;
+  body: Record<string, unknown>;
+  bytes: number;
+  /** From the first byte sent to the whole response read. */
+  totalMs: number;
+  /** From the first byte sent to the last byte of the body handed to the socket. */
+  sendMs: number;
+  /**
+   * From the last body byte handed to the kernel to the response headers: the server's work on what was
+   * still in socket buffers (the last file's checks), then storing the objects, the commit and the queueing.
+   */
+  tailMs: number;
+  /** Largest growth of this (client) process's RSS during the upload over its RSS at the start. */
+  clientRssGrowth: number;
+}
+
+/**
+ * `POST /api/batch` with a multipart body streamed from the files on disk (exact Content-Length, no
+ * chunked encoding), so the client holds a few chunks, never the request.
+ */
+export async function uploadFiles(
+  apiUrl: string,
+  key: string,
+  files: ImageFile[],
+  fields: Record<string, string> = {},
+): Promise<UploadTiming> {
+  const boundary = `----renamer-bench-${randomUUID()}`;
+  const fieldParts = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  const heads = files.map((file) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\n` +
+        'Content-Type: image/jpeg\r\n\r\n',
+    ),
+  );
+  const crlf = Buffer.from('\r\n');
+  const closing = Buffer.from(`--${boundary}--\r\n`);
+  const sizes = files.map((file) => statSync(file.path).size);
+  const length =
+    fieldParts.reduce((sum, part) => sum + part.length, 0) +
+    heads.reduce((sum, head, index) => sum + head.length + sizes[index]! + crlf.length, 0) +
+    closing.length;
+
+  async function* body() {
+    yield* fieldParts;
+    for (const [index, file] of files.entries()) {
+      yield heads[index]!;
+      yield* createReadStream(file.path, { highWaterMark: 256 * 1024 });
+      yield crlf;
+    }
+    yield closing;
+  }
+
+  const clientRssAtStart = process.memoryUsage.rss();
+  let clientPeakRss = clientRssAtStart;
+  const rssTimer = setInterval(() => {
+    clientPeakRss = Math.max(clientPeakRss, process.memoryUsage.rss());
+  }, 50);
+  const url = new URL('/api/batch', apiUrl);
+  const started = performance.now();
+  let sentAt = Number.NaN;
+  try {
+    return await new Promise<UploadTiming>((resolve, reject) => {
+      const req = request(url, {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(length),
+        },
+      });
+      req.once('finish', () => {
+        sentAt = performance.now();
+      });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        const headersAt = performance.now();
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('error', reject);
+        res.once('end', () => {
+          const done = performance.now();
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Record<string, unknown>;
+          try {
+            parsed = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            parsed = { raw: text.slice(0, 500) };
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            body: parsed,
+            bytes: length,
+            totalMs: done - started,
+            sendMs: (Number.isNaN(sentAt) ? headersAt : sentAt) - started,
+            tailMs: Number.isNaN(sentAt) ? 0 : headersAt - sentAt,
+            clientRssGrowth: clientPeakRss - clientRssAtStart,
+          });
+        });
+      });
+      // An early answer (a refusal) ends the request; the pipeline's error is then beside the point.
+      pipeline(Readable.from(body(), { objectMode: false }), req).catch(() => undefined);
+    });
+  } finally {
+    clearInterval(rssTimer);
+  }
+}
+
+export async function getJson(url: string, key: string) {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Fields of /proc/<pid>/status in bytes (VmRSS, VmHWM …). */
+export function procStatus(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of readFileSync(`/proc/${pid}/status`, 'utf8').split('\n')) {
+    const match = /^(Vm\w+|Rss\w+):\s+(\d+) kB/.exec(line);
+    if (match) out[match[1]!] = Number(match[2]) * 1024;
+  }
+  return out;
+}
+
+/** User plus system CPU time of a process so far, in seconds. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime), counted from after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Busy and total jiffies of the whole machine, for "how busy were the cores". */
+export function machineCpu(): { busy: number; total: number } {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const numbers = values.map(Number);
+  const idle = (numbers[3] ?? 0) + (numbers[4] ?? 0);
+  const total = numbers.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+/**
+ * Samples a process's VmRSS every `intervalMs`, and resets its kernel high-water mark (VmHWM) at the start
+ * so the peak covers exactly the sampled window, spikes between samples included.
+ */
+export class RssSampler {
+  private timer: NodeJS.Timeout | undefined;
+  private maxSampled = 0;
+  samples = 0;
+  hwmReset = false;
+
+  constructor(private readonly pid: number) {}
+
+  start(intervalMs = 20): void {
+    try {
+      writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+      this.hwmReset = true;
+    } catch {
+      this.hwmReset = false;
+    }
+    this.maxSampled = procStatus(this.pid).VmRSS ?? 0;
+    this.samples = 1;
+    this.timer = setInterval(() => {
+      const rss = procStatus(this.pid).VmRSS ?? 0;
+      this.samples += 1;
+      if (rss > this.maxSampled) this.maxSampled = rss;
+    }, intervalMs);
+  }
+
+  stop(): { peakSampled: number; peakHwm: number | null; peak: number; samples: number } {
+    clearInterval(this.timer);
+    const status = procStatus(this.pid);
+    const sampled = Math.max(this.maxSampled, status.VmRSS ?? 0);
+    const hwm = this.hwmReset ? (status.VmHWM ?? null) : null;
+    return { peakSampled: sampled, peakHwm: hwm, peak: Math.max(sampled, hwm ?? 0), samples: this.samples };
+  }
+}
+
+/** One value of a Prometheus text exposition (the sum over every series whose line starts with `name`). */
+export async function scrapeMetric(url: string, name: string, labelFilter = ''): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const rest = line.slice(name.length);
+    if (rest[0] !== ' ' && rest[0] !== '{') continue;
+    if (labelFilter && !rest.includes(labelFilter)) continue;
+    sum += Number(line.split(' ').at(-1));
+  }
+  return sum;
+}
+
+export const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+export const fmt = (value: number, digits = 1) => value.toFixed(digits);
+
+/** A plain-text table with aligned columns. */
+export function table(header: string[], rows: (string | number)[][]): string {
+  const all = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, col) => Math.max(...all.map((row) => (row[col] ?? '').length)));
+  const line = (row: string[]) => `| ${row.map((cell, col) => cell.padEnd(widths[col]!)).join(' | ')} |`;
+  return [line(all[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join(
+    '\n',
+  );
+}
