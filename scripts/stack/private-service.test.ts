@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../packages/service-kit/src/testing/free-port';
 import { onPath } from './executables';
-import { freePort } from './free-port';
 import { dataDir } from './paths';
 import { startPrivateService } from './private-service';
 import { pingRedis } from './resp';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { freePort } from '../../packages/service-kit/src/testing/free-port';
 import { onPath } from './executables';
-import { freePort } from './free-port';
 import { dataDir } from './paths';
 import { type PrivateService, startPrivateService } from './private-service';
 import { pingRedis } from './resp';
