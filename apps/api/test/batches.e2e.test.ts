@@ -21,8 +21,11 @@ beforeAll(async () => {
   });
   apiA = await stack.startApi();
   apiB = await stack.startApi();
-  // Slow enough that a client subscribing right after the upload sees every image change.
-  await stack.startWorker({ ANALYZE_TEST_DELAY_MS: '1200', WORKER_CONCURRENCY: '2' });
+  // Two workers, slow enough that a client subscribing right after the upload sees every image change.
+  await Promise.all([
+    stack.startWorker({ ANALYZE_TEST_DELAY_MS: '1200', WORKER_CONCURRENCY: '2' }),
+    stack.startWorker({ ANALYZE_TEST_DELAY_MS: '1200', WORKER_CONCURRENCY: '2' }),
+  ]);
 }, 60_000);
 
 afterAll(() => stack?.close());
@@ -292,6 +295,22 @@ describe('ownership and access', () => {
     await ws.waitFor((all) => all.some((m) => m.type === 'error' && m.code === 'rate_limited'));
     for (let i = 0; i < 40; i++) ws.send({ type: 'ping' });
     expect(await closed).toBe(1008);
+  });
+
+  it('pings every connection and closes one that stops answering', async () => {
+    const owner = await stack.createUser();
+    const quick = await stack.startApi({ WS_PING_INTERVAL_MS: '200', WS_PONG_TIMEOUT_MS: '700' });
+    const answering = await connectWs(quick.url, owner.headers);
+    const silent = await connectWs(quick.url, owner.headers, { autoPong: false });
+    let pings = 0;
+    silent.socket.on('ping', () => {
+      pings += 1;
+    });
+    const closed = await new Promise<number>((resolve) => silent.socket.once('close', (code) => resolve(code)));
+    expect(closed).toBe(1006);
+    expect(pings).toBeGreaterThanOrEqual(2);
+    expect(answering.socket.readyState).toBe(answering.socket.OPEN);
+    answering.close();
   });
 
   it('lists the caller’s batches newest first, and deletes one with its objects', async () => {

@@ -1,4 +1,5 @@
 import { createRepositories } from '@renamer/db';
+import { IMAGE_EVENTS } from '@renamer/domain';
 import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import { closeQueues, createFlowProducer, createQueues, scheduleEvery } from '@renamer/queue';
 import {
@@ -70,8 +71,8 @@ try {
       const { imageId, batchId } = job.data as { imageId: string; batchId: string };
       const failed = await repositories.images.update(
         imageId,
-        { status: 'failed', error: ANALYSIS_FAILED },
-        { expectStatus: ['queued', 'processing'] },
+        { status: IMAGE_EVENTS.failedForGood.to, error: ANALYSIS_FAILED },
+        { expectStatus: IMAGE_EVENTS.failedForGood.from },
       );
       if (failed) await tracker.imagesChanged(batchId, [failed]);
     },

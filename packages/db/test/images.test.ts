@@ -10,6 +10,9 @@ const images = createImageRepository(client.db);
 
 afterAll(() => client.close());
 
+/** The domain's claim event, as the worker passes it. */
+const CLAIM = { from: ['queued', 'processing'], to: 'processing' } as const;
+
 async function userWithBatch(total = 3): Promise<{ user: User; batch: Batch }> {
   const user = await createTestUser(client);
   const batch = await batches.create({ userId: user.id, total });
@@ -94,10 +97,10 @@ describe('image repository', () => {
   it('claims an attempt only while queued or processing', async () => {
     const { user, batch } = await userWithBatch();
     const [image] = await images.insertMany([imageInput(batch.id, user.id)]);
-    expect(await images.startAttempt(image!.id)).toMatchObject({ status: 'processing', attempts: 1 });
-    expect(await images.startAttempt(image!.id)).toMatchObject({ status: 'processing', attempts: 2 });
+    expect(await images.startAttempt(image!.id, CLAIM)).toMatchObject({ status: 'processing', attempts: 1 });
+    expect(await images.startAttempt(image!.id, CLAIM)).toMatchObject({ status: 'processing', attempts: 2 });
     await images.update(image!.id, { status: 'cancelled' });
-    expect(await images.startAttempt(image!.id)).toBeNull();
+    expect(await images.startAttempt(image!.id, CLAIM)).toBeNull();
   });
 
   it('writes a proposal only from the expected status and bumps updated_at', async () => {

@@ -5,3 +5,4 @@ export * from './image-state';
 export * from './plans';
 export * from './quota-period';
 export * from './return-to';
+export * from './status-events';

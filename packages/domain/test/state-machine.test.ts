@@ -3,15 +3,20 @@ import { describe, expect, it } from 'vitest';
 import {
   assertBatchTransition,
   assertImageTransition,
+  BATCH_EVENTS,
   BATCH_TRANSITIONS,
   batchProgress,
+  batchStatusPath,
   CANCELLABLE_BATCH_STATUSES,
   CANCELLABLE_IMAGE_STATUSES,
   canRetryBatch,
   canTransitionBatch,
   canTransitionImage,
   deriveBatchStatus,
+  eventFollowsBatchMachine,
+  eventFollowsImageMachine,
   FINISHED_IMAGE_STATUSES,
+  IMAGE_EVENTS,
   IMAGE_TRANSITIONS,
   type ImageStatusCounts,
   InvalidTransitionError,
@@ -157,3 +162,24 @@ function catchError(action: () => void): unknown {
   }
   throw new Error('expected an error');
 }
+
+describe('status events', () => {
+  it('move images only along the transitions of the machine', () => {
+    for (const [name, event] of Object.entries(IMAGE_EVENTS)) {
+      expect(eventFollowsImageMachine(event), name).toBe(true);
+    }
+  });
+
+  it('move batches only along the transitions of the machine', () => {
+    for (const [name, event] of Object.entries(BATCH_EVENTS)) {
+      expect(eventFollowsBatchMachine(event), name).toBe(true);
+    }
+  });
+
+  it('lets a queued batch whose images all finished pass through processing', () => {
+    expect(batchStatusPath('queued', 'completed')).toEqual(['processing', 'completed']);
+    expect(batchStatusPath('processing', 'completed')).toEqual(['completed']);
+    expect(batchStatusPath('completed', 'completed')).toEqual([]);
+    expect(batchStatusPath('cancelled', 'processing')).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { BatchStatus, ImageStatus } from '@renamer/contracts';
 import type { BatchRepository, ImageRepository } from '@renamer/db';
-import { deriveBatchStatus } from '@renamer/domain';
+import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@renamer/domain';
 import { toBatchStatusView } from './batch-view';
 import type { PublishProgress } from './progress';
 
@@ -19,8 +19,6 @@ export interface BatchTrackerDeps {
   now?: () => Date;
 }
 
-const FINAL_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'failed', 'cancelled'];
-
 /**
  * The one place that turns image changes into events and keeps the batch's status in step with its
  * images: every change, from the worker or from cancel, retry or delete, goes through here.
@@ -32,17 +30,18 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
     const batch = await deps.batches.findById(batchId);
     if (!batch) return null;
     const counts = await deps.images.countByStatus(batchId);
-    const status = deriveBatchStatus(counts, batch.status);
-    // Conditional on the status read, so two workers finishing the last images cannot undo each other.
-    const current =
-      status === batch.status
-        ? batch
-        : ((await deps.batches.update(
-            batchId,
-            { status, completedAt: FINAL_BATCH_STATUSES.includes(status) ? now() : null },
-            { expectStatus: [batch.status] },
-          )) ?? (await deps.batches.findById(batchId)));
-    if (!current) return null;
+    let current = batch;
+    // Each step is conditional on the status read, so two workers finishing the last images cannot undo
+    // each other: the loser re-reads what the winner wrote.
+    for (const status of batchStatusPath(batch.status, deriveBatchStatus(counts, batch.status))) {
+      const completedAt = FINISHED_BATCH_STATUSES.includes(status) ? now() : null;
+      const updated = await deps.batches.update(batchId, { status, completedAt }, { expectStatus: [current.status] });
+      if (!updated) {
+        current = (await deps.batches.findById(batchId)) ?? current;
+        break;
+      }
+      current = updated;
+    }
     const view = toBatchStatusView(current, counts);
     await deps.publish({
       type: 'batch.status',

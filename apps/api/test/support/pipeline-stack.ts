@@ -22,6 +22,10 @@ import { loadApiEnv } from '../../src/env';
 
 const WORKER_ENTRY = fileURLToPath(new URL('../../../worker/src/server.ts', import.meta.url));
 
+/** Answers of several shapes (bodies and problems) that the tests read field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: a test reads whichever fields the answer it expects has
+export type Json = Record<string, any>;
+
 export interface UploadFile {
   name: string;
   bytes: Buffer;
@@ -125,18 +129,21 @@ export async function upload(apiUrl: string, key: string, files: UploadFile[], f
     headers: { authorization: `Bearer ${key}` },
     body: form,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Json };
 }
 
 export async function getJson(url: string, key: string, init: RequestInit = {}) {
   const response = await fetch(url, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  return { status: response.status, body: text ? (JSON.parse(text) as Json) : null };
 }
 
 /** A WebSocket client that keeps every message and waits for the ones a test expects. */
-export async function connectWs(apiUrl: string, headers: Record<string, string>) {
-  const socket = new WebSocket(`${apiUrl.replace('http', 'ws')}/api/ws`, { headers });
+export async function connectWs(apiUrl: string, headers: Record<string, string>, options: { autoPong?: boolean } = {}) {
+  const socket = new WebSocket(`${apiUrl.replace('http', 'ws')}/api/ws`, {
+    headers,
+    autoPong: options.autoPong ?? true,
+  });
   const messages: ServerMessage[] = [];
   const waiters: (() => void)[] = [];
   socket.on('message', (data) => {
@@ -171,7 +178,7 @@ export async function waitForBatch(
   apiUrl: string,
   key: string,
   batchId: string,
-  done: (status: Record<string, any>) => boolean,
+  done: (status: Json) => boolean,
   timeoutMs = 30_000,
 ) {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { BatchRepository, ImageRepository } from '@renamer/db';
-import { isImageFormat, proposeFilename, uniqueFilename } from '@renamer/domain';
+import { IMAGE_EVENTS, isImageFormat, proposeFilename, uniqueFilename } from '@renamer/domain';
 import type { BatchTracker } from '@renamer/pipeline';
 import { defineHandler } from '@renamer/queue';
 import type { ObjectStore } from '@renamer/storage';
@@ -55,8 +55,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
       try {
         return await deps.images.update(
           imageId,
-          { ...set, status: 'ready', proposedFilename: filename, filename, error: null },
-          { expectStatus: ['processing'] },
+          { ...set, status: IMAGE_EVENTS.analysed.to, proposedFilename: filename, filename, error: null },
+          { expectStatus: IMAGE_EVENTS.analysed.from },
         );
       } catch (error) {
         if ((error as { cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION) throw error;
@@ -69,7 +69,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
   return defineHandler({
     name: 'analyze-image',
     handle: async ({ imageId, batchId }, job) => {
-      const image = await deps.images.startAttempt(imageId);
+      const image = await deps.images.startAttempt(imageId, IMAGE_EVENTS.claim);
       if (!image) return { skipped: 'not queued (cancelled or deleted)' };
       await deps.tracker.imagesChanged(batchId, [image]);
       try {
@@ -98,10 +98,11 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         return { filename: ready.filename };
       } catch (error) {
         const final = isFinalAttempt(job);
+        const event = final ? IMAGE_EVENTS.failedForGood : IMAGE_EVENTS.attemptFailed;
         const next = await deps.images.update(
           imageId,
-          { status: final ? 'failed' : 'queued', error: final ? ANALYSIS_FAILED : null },
-          { expectStatus: ['processing'] },
+          { status: event.to, error: final ? ANALYSIS_FAILED : null },
+          { expectStatus: event.from },
         );
         if (next) await deps.tracker.imagesChanged(batchId, [next]);
         throw error;

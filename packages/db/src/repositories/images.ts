@@ -187,14 +187,19 @@ export function createImageRepository(db: Database) {
     },
 
     /**
-     * Claims the image for an analysis attempt: queued or processing (a retried job) becomes processing
-     * and attempts goes up by one. Null when it is in any other state (cancelled meanwhile, say).
+     * Claims the image for an analysis attempt (the domain's `claim` event: queued, or processing for a
+     * job run again, becomes processing) and counts the attempt. Null when it is in any other state
+     * (cancelled meanwhile, say).
      */
-    async startAttempt(id: string, tx?: Executor): Promise<Image | null> {
+    async startAttempt(
+      id: string,
+      claim: { from: readonly ImageStatus[]; to: ImageStatus },
+      tx?: Executor,
+    ): Promise<Image | null> {
       const [row] = await (tx ?? db)
         .update(images)
-        .set({ status: 'processing', attempts: sql`${images.attempts} + 1` })
-        .where(and(eq(images.id, id), inArray(images.status, ['queued', 'processing'])))
+        .set({ status: claim.to, attempts: sql`${images.attempts} + 1` })
+        .where(and(eq(images.id, id), inArray(images.status, claim.from)))
         .returning();
       return row ?? null;
     },

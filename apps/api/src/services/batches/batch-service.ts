@@ -1,11 +1,6 @@
-import { AppError, type BatchStatusResponse } from '@renamer/contracts';
+import { AppError, type BatchStatus, type BatchStatusResponse } from '@renamer/contracts';
 import { type BatchRepository, emptyCounts, type ImageRepository } from '@renamer/db';
-import {
-  CANCELLABLE_BATCH_STATUSES,
-  CANCELLABLE_IMAGE_STATUSES,
-  canRetryBatch,
-  RETRYABLE_IMAGE_STATUSES,
-} from '@renamer/domain';
+import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
 import type { Logger } from '@renamer/service-kit';
 import type { ObjectStore } from '@renamer/storage';
@@ -22,6 +17,7 @@ export interface BatchServiceDeps {
 }
 
 const notFound = () => new AppError('not_found', 'No such batch.');
+const isCancellable = (status: BatchStatus) => (BATCH_EVENTS.cancel.from as readonly BatchStatus[]).includes(status);
 
 export function createBatchService(deps: BatchServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -33,18 +29,15 @@ export function createBatchService(deps: BatchServiceDeps) {
   }
 
   async function cancelRunning(batchId: string) {
-    const cancelled = await deps.images.transitionByBatch(batchId, {
-      from: CANCELLABLE_IMAGE_STATUSES,
-      to: 'cancelled',
-    });
+    const cancelled = await deps.images.transitionByBatch(batchId, IMAGE_EVENTS.cancel);
     await deps.batches.update(
       batchId,
-      { status: 'cancelled', completedAt: now() },
-      { expectStatus: CANCELLABLE_BATCH_STATUSES },
+      { status: BATCH_EVENTS.cancel.to, completedAt: now() },
+      { expectStatus: BATCH_EVENTS.cancel.from },
     );
     return deps.tracker.imagesChanged(
       batchId,
-      cancelled.map((id) => ({ id, batchId, status: 'cancelled' as const })),
+      cancelled.map((id) => ({ id, batchId, status: IMAGE_EVENTS.cancel.to })),
     );
   }
 
@@ -66,7 +59,7 @@ export function createBatchService(deps: BatchServiceDeps) {
     /** Stops queued images from running; a running analysis finds its image cancelled and drops its result. */
     async cancel(userId: string, batchId: string) {
       const batch = await ownBatch(userId, batchId);
-      if (!CANCELLABLE_BATCH_STATUSES.includes(batch.status)) {
+      if (!isCancellable(batch.status)) {
         throw new AppError('conflict', `The batch is already ${batch.status}.`);
       }
       return (await cancelRunning(batchId)) ?? this.status(userId, batchId);
@@ -79,15 +72,15 @@ export function createBatchService(deps: BatchServiceDeps) {
       if (!canRetryBatch(batch.status, counts)) {
         throw new AppError('conflict', 'The batch has no failed or cancelled images to retry.');
       }
-      const requeued = await deps.images.transitionByBatch(batchId, {
-        from: RETRYABLE_IMAGE_STATUSES,
-        to: 'queued',
-        set: { error: null },
-      });
-      await deps.batches.update(batchId, { status: 'queued', completedAt: null }, { expectStatus: [batch.status] });
+      const requeued = await deps.images.transitionByBatch(batchId, { ...IMAGE_EVENTS.retry, set: { error: null } });
+      await deps.batches.update(
+        batchId,
+        { status: BATCH_EVENTS.retry.to, completedAt: null },
+        { expectStatus: BATCH_EVENTS.retry.from },
+      );
       const view = await deps.tracker.imagesChanged(
         batchId,
-        requeued.map((id) => ({ id, batchId, status: 'queued' as const })),
+        requeued.map((id) => ({ id, batchId, status: IMAGE_EVENTS.retry.to })),
       );
       await deps.scheduler.schedule(batchId, requeued, { requeue: true }).catch((err) => {
         deps.logger.error({ err, batchId }, 'retry not queued; the reconciler will queue it');
@@ -98,7 +91,7 @@ export function createBatchService(deps: BatchServiceDeps) {
     /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects. */
     async delete(userId: string, batchId: string) {
       const batch = await ownBatch(userId, batchId);
-      if (CANCELLABLE_BATCH_STATUSES.includes(batch.status)) await cancelRunning(batchId);
+      if (isCancellable(batch.status)) await cancelRunning(batchId);
       const keys = (await deps.images.listAllByBatch(batchId)).map((image) => image.storageKey);
       if (!(await deps.batches.delete(batchId, userId))) throw notFound();
       await deps.publish({ type: 'batch.deleted', batchId, at: now().toISOString() });

@@ -1,0 +1,52 @@
+import type { BatchStatus, ImageStatus } from '@renamer/contracts';
+import { CANCELLABLE_BATCH_STATUSES, canTransitionBatch, RETRYABLE_BATCH_STATUSES } from './batch-state';
+import { CANCELLABLE_IMAGE_STATUSES, canTransitionImage, RETRYABLE_IMAGE_STATUSES } from './image-state';
+
+export interface StatusEvent<S extends string> {
+  /** The statuses the event applies to: the guard of the conditional UPDATE that carries it out. */
+  from: readonly S[];
+  to: S;
+}
+
+/**
+ * Everything that moves an image, as the transitions of IMAGE_TRANSITIONS it uses. Callers take both
+ * `from` (the SQL guard) and `to` from here, so no status change bypasses the state machine.
+ */
+export const IMAGE_EVENTS = {
+  /** A worker takes the image; `processing` again when a job whose worker died runs a second time. */
+  claim: { from: ['queued', 'processing'], to: 'processing' },
+  analysed: { from: ['processing'], to: 'ready' },
+  attemptFailed: { from: ['processing'], to: 'queued' },
+  failedForGood: { from: ['processing'], to: 'failed' },
+  cancel: { from: CANCELLABLE_IMAGE_STATUSES, to: 'cancelled' },
+  retry: { from: RETRYABLE_IMAGE_STATUSES, to: 'queued' },
+  approve: { from: ['ready'], to: 'approved' },
+  rename: { from: ['approved'], to: 'ready' },
+} as const satisfies Record<string, StatusEvent<ImageStatus>>;
+
+export const BATCH_EVENTS = {
+  cancel: { from: CANCELLABLE_BATCH_STATUSES, to: 'cancelled' },
+  retry: { from: RETRYABLE_BATCH_STATUSES, to: 'queued' },
+} as const satisfies Record<string, StatusEvent<BatchStatus>>;
+
+/** True when every `from` → `to` of the event is a transition (a re-claim of `processing` aside). */
+export function eventFollowsImageMachine(event: StatusEvent<ImageStatus>): boolean {
+  return event.from.every((from) => from === event.to || canTransitionImage(from, event.to));
+}
+
+export function eventFollowsBatchMachine(event: StatusEvent<BatchStatus>): boolean {
+  return event.from.every((from) => canTransitionBatch(from, event.to));
+}
+
+/**
+ * The statuses a batch passes through to reach `target`: a batch whose images all finished before it
+ * was seen `processing` still goes through `processing`, as the machine requires. Empty if unreachable.
+ */
+export function batchStatusPath(current: BatchStatus, target: BatchStatus): BatchStatus[] {
+  if (current === target) return [];
+  if (canTransitionBatch(current, target)) return [target];
+  if (canTransitionBatch(current, 'processing') && canTransitionBatch('processing', target)) {
+    return ['processing', target];
+  }
+  return [];
+}
