@@ -1,4 +1,4 @@
-import type { BatchStatus, ImageStatus } from '@renamer/contracts';
+import type { ImageStatus } from '@renamer/contracts';
 import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@renamer/domain';
 import { toBatchStatusView } from './batch-view';
