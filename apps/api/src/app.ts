@@ -12,7 +12,7 @@ import {
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
 import { createHttpService, type ServiceDeps } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
-import type { ApiEnv } from './env';
+import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRateLimit } from './plugins/rate-limit';
 import { accountRoutes } from './routes/auth/account';
@@ -60,7 +60,7 @@ export async function buildApi({ env, logger, platform }: ApiDeps): Promise<Fast
   });
 
   const oidc = createOidcClient({
-    issuer: env.OIDC_ISSUER,
+    issuer: env.OIDC_ISSUER ?? DEV_IDP_ISSUER,
     clientId: env.OIDC_CLIENT_ID,
     clientSecret: env.OIDC_CLIENT_SECRET,
     redirectUri: new URL('/api/auth/callback', env.PUBLIC_URL).href,

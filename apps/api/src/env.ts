@@ -30,7 +30,8 @@ const emailList = z
 export const apiEnvSchema = serviceEnvSchema({
   API_PORT: portVariable(3000),
   TRUST_PROXY: z.stringbool().default(false),
-  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).default('http://localhost:3002'),
+  /** Unset: the development provider that `npm start` runs (refused in production). */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).default('renamer-dev'),
   OIDC_CLIENT_SECRET: z.string().min(1).default('renamer-dev-secret'),
   ADMIN_EMAILS: emailList,
@@ -57,7 +58,13 @@ export const apiEnvSchema = serviceEnvSchema({
         .filter(Boolean),
     )
     .pipe(z.array(z.url())),
+}).superRefine((env, ctx) => {
+  if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER) {
+    ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be set in production' });
+  }
 });
+
+export const DEV_IDP_ISSUER = 'http://localhost:3002';
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 

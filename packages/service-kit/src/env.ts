@@ -12,7 +12,10 @@ export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessE
   const result = schema.safeParse(source);
   if (result.success) return result.data;
   throw new ConfigError(
-    result.error.issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })),
+    result.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? '(environment)'),
+      message: issue.path.length > 1 ? `item ${issue.path.slice(1).join('.')}: ${issue.message}` : issue.message,
+    })),
   );
 }
 
