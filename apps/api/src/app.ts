@@ -10,7 +10,7 @@ import {
   subscribeToProgress,
 } from '@renamer/pipeline';
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
-import { createHttpService, type ServiceDeps } from '@renamer/service-kit';
+import { createHttpService, createMetrics, type ServiceDeps } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { registerOpenApi } from './plugins/openapi';
@@ -27,6 +27,7 @@ import { createBatchService } from './services/batches/batch-service';
 import { createUploadService } from './services/batches/upload-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
+import { registerHubMetrics } from './ws/hub-metrics';
 import { createProgressHub } from './ws/progress-hub';
 
 export type ApiDeps = ServiceDeps<ApiEnv>;
@@ -35,8 +36,10 @@ export const API_VERSION = '0.1.0';
 
 /** The HTTP API: external plugins first, then the app's services, then its routes. */
 export async function buildApi({ env, logger, platform }: ApiDeps): Promise<FastifyInstance> {
+  const metrics = createMetrics('api');
   const app = createHttpService({
     service: 'api',
+    metrics,
     logger,
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
@@ -128,6 +131,7 @@ export async function buildApi({ env, logger, platform }: ApiDeps): Promise<Fast
     pingIntervalMs: env.WS_PING_INTERVAL_MS,
     pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
   });
+  registerHubMetrics(metrics, hub);
   // A connection of its own: one in subscriber mode can do nothing else. Not awaited, so the API
   // starts while Redis is down; ioredis subscribes once it connects.
   const subscriber = platform.redis.duplicate();

@@ -297,6 +297,31 @@ describe('ownership and access', () => {
     expect(await closed).toBe(1008);
   });
 
+  it('counts connections and rooms in the metrics, and forgets them when clients leave', async () => {
+    const owner = await stack.createUser();
+    const own = await stack.startApi();
+    const gauge = async (name: string) => {
+      const text = await (await fetch(`${own.url}/metrics`)).text();
+      return Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'm'))?.[1]);
+    };
+    const { body } = await upload(own.url, owner.key, [
+      { name: 'm.png', bytes: await photo('png', 700), type: 'image/png' },
+    ]);
+    const first = await connectWs(own.url, owner.headers);
+    const second = await connectWs(own.url, owner.headers);
+    first.send({ type: 'subscribe', batchId: body.batchId });
+    second.send({ type: 'subscribe', batchId: body.batchId });
+    await first.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+    await second.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+    expect(await gauge('ws_connections')).toBe(2);
+    expect(await gauge('ws_rooms')).toBe(1);
+    first.close();
+    second.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await gauge('ws_connections')).toBe(0);
+    expect(await gauge('ws_rooms')).toBe(0);
+  });
+
   it('pings every connection and closes one that stops answering', async () => {
     const owner = await stack.createUser();
     const quick = await stack.startApi({ WS_PING_INTERVAL_MS: '200', WS_PONG_TIMEOUT_MS: '700' });

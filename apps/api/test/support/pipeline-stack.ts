@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '@renamer/auth';
-import type { ServerMessage } from '@renamer/contracts';
+import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
@@ -147,7 +147,8 @@ export async function connectWs(apiUrl: string, headers: Record<string, string>,
   const messages: ServerMessage[] = [];
   const waiters: (() => void)[] = [];
   socket.on('message', (data) => {
-    messages.push(JSON.parse(data.toString()) as ServerMessage);
+    // Every message must match the contract's union, as a client validating it would check.
+    messages.push(ServerMessage.parse(JSON.parse(data.toString())));
     for (const wake of waiters.splice(0)) wake();
   });
   await new Promise<void>((resolve, reject) => {
