@@ -2,5 +2,3 @@ import type { Plan } from '@renamer/contracts';
 
 /** Images per calendar month (UTC) that each plan includes; an admin may override a user's quota. */
 export const PLAN_QUOTAS: Record<Plan, number> = { basic: 50, pro: 500, max: 1000 };
-
-export const PLAN_NAMES: Record<Plan, string> = { basic: 'Basic', pro: 'Pro', max: 'Max' };
