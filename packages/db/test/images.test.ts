@@ -156,6 +156,21 @@ describe('image repository', () => {
     expect(await images.isFilenameTaken(batch.id, 'other.jpg')).toBe(false);
   });
 
+  it('lists the batch’s filenames that start with a stem, in one query', async () => {
+    const { user, batch } = await userWithBatch();
+    const other = await userWithBatch();
+    const names = ['landscape.jpg', 'landscape-2.jpg', 'landscapes-at-dawn.jpg', 'portrait.jpg', 'land_scape.jpg'];
+    const inserted = await images.insertMany(names.map((filename) => imageInput(batch.id, user.id, { filename })));
+    await images.insertMany([imageInput(other.batch.id, other.user.id, { filename: 'landscape-3.jpg' })]);
+
+    expect((await images.filenamesStartingWith(batch.id, 'landscape')).sort()).toEqual(
+      ['landscape-2.jpg', 'landscape.jpg', 'landscapes-at-dawn.jpg'].sort(),
+    );
+    expect(await images.filenamesStartingWith(batch.id, 'landscape', inserted[0]!.id)).not.toContain('landscape.jpg');
+    // `_` is a LIKE wildcard; it must match only itself.
+    expect(await images.filenamesStartingWith(batch.id, 'land_')).toEqual(['land_scape.jpg']);
+  });
+
   it('lists stale images and a user’s storage keys', async () => {
     const { user, batch } = await userWithBatch();
     const inserted = await images.insertMany([imageInput(batch.id, user.id), imageInput(batch.id, user.id)]);

@@ -11,7 +11,7 @@ import type { Job } from 'bullmq';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
 
 export interface AnalyzeImageDeps {
-  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'isFilenameTaken'>;
+  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'filenamesStartingWith'>;
   batches: Pick<BatchRepository, 'findById'>;
   store: Pick<ObjectStore, 'get'>;
   tracker: BatchTracker;
@@ -23,6 +23,8 @@ export interface AnalyzeImageDeps {
 
 const isFinalAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 const UNIQUE_VIOLATION = '23505';
+/** Each lost race means another worker just took a name; this many in a row means something else is wrong. */
+const MAX_NAME_RACES = 20;
 /** What the person sees; the cause (which may name paths or hosts) stays in the worker's log. */
 export const ANALYSIS_FAILED = 'The image could not be analysed.';
 
@@ -43,15 +45,16 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
     }
   }
 
-  /** Writes the result under the first free name; the unique index settles two workers racing for one. */
+  /**
+   * Writes the result under the first free name of the batch (`name`, `name-2`, …), read in one query.
+   * The unique index settles two workers racing for one name: the loser reads again and moves on.
+   */
   async function recordResult(imageId: string, batchId: string, proposed: string, set: Record<string, unknown>) {
-    const taken = new Set<string>();
-    for (let attempt = 0; attempt < 50; attempt++) {
+    const stem = proposed.slice(0, proposed.lastIndexOf('.'));
+    const collided = new Set<string>();
+    for (let round = 0; round < MAX_NAME_RACES; round++) {
+      const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, stem, imageId)), ...collided]);
       const filename = uniqueFilename(proposed, taken);
-      if (await deps.images.isFilenameTaken(batchId, filename, imageId)) {
-        taken.add(filename);
-        continue;
-      }
       try {
         return await deps.images.update(
           imageId,
@@ -60,10 +63,10 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         );
       } catch (error) {
         if ((error as { cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION) throw error;
-        taken.add(filename);
+        collided.add(filename);
       }
     }
-    throw new Error(`no free filename for ${proposed} in batch ${batchId}`);
+    throw new Error(`lost ${MAX_NAME_RACES} races for a name like ${proposed} in batch ${batchId}`);
   }
 
   return defineHandler({

@@ -1,6 +1,7 @@
 import { IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
-import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
+import { escapeLikePattern } from '../like-pattern';
 import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
 import { type ImageMetadata, images } from '../schema';
 import type { UpdateCondition } from './update-condition';
@@ -126,6 +127,26 @@ export function createImageRepository(db: Database) {
     },
 
     /** Whether another image of the batch already holds `filename`. */
+    /** The batch's filenames that start with `stem` (the name and its numbered variants), in one query. */
+    async filenamesStartingWith(
+      batchId: string,
+      stem: string,
+      exceptImageId?: string,
+      tx?: Executor,
+    ): Promise<string[]> {
+      const rows = await (tx ?? db)
+        .select({ filename: images.filename })
+        .from(images)
+        .where(
+          and(
+            eq(images.batchId, batchId),
+            like(images.filename, `${escapeLikePattern(stem)}%`),
+            exceptImageId ? ne(images.id, exceptImageId) : undefined,
+          ),
+        );
+      return rows.flatMap((row) => (row.filename ? [row.filename] : []));
+    },
+
     async isFilenameTaken(batchId: string, filename: string, exceptImageId?: string, tx?: Executor): Promise<boolean> {
       const [row] = await (tx ?? db)
         .select({ id: images.id })

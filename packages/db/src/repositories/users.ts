@@ -1,6 +1,7 @@
 import type { Plan, Role } from '@renamer/contracts';
 import { and, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
+import { escapeLikePattern } from '../like-pattern';
 import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
 import { users } from '../schema';
 import { utcMonth } from '../utc-month';
@@ -57,10 +58,6 @@ export interface QuotaUsage {
 /** The counter's value for the month starting on `monthStart`: a counter of an earlier month counts as zero. */
 function usageIn(monthStart: string) {
   return sql<number>`(case when ${users.usagePeriod} >= ${monthStart}::date then ${users.usageCount} else 0 end)`;
-}
-
-function escapeLikePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export function createUserRepository(db: Database) {

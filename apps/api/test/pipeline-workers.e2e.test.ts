@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { photo } from './support/images';
 import { type PipelineStack, startPipelineStack, upload, waitForBatch } from './support/pipeline-stack';
 
@@ -6,11 +6,42 @@ let stack: PipelineStack;
 let api: { url: string };
 
 beforeAll(async () => {
-  stack = await startPipelineStack('worker-crash');
+  stack = await startPipelineStack('pipeline-workers');
   api = await stack.startApi();
 }, 60_000);
 
 afterAll(() => stack?.close());
+
+describe('many camera files with no words of their own', () => {
+  it('all end ready, each under its own numbered name', async () => {
+    const owner = await stack.createUser({ quota: 200 });
+    const worker = await stack.startWorker({ WORKER_CONCURRENCY: '4' });
+    onTestFinished(() => worker.stop().then(() => undefined));
+    const files = await Promise.all(
+      Array.from({ length: 70 }, async (_, i) => ({
+        name: `IMG_${String(1000 + i)}.PNG`,
+        bytes: await photo('png', 2000 + i, 24),
+        type: 'image/png',
+      })),
+    );
+    const { status, body } = await upload(api.url, owner.key, files);
+    expect(status).toBe(201);
+    const done = await waitForBatch(
+      api.url,
+      owner.key,
+      body.batchId,
+      (s) => s.status !== 'queued' && s.processed === 70,
+      60_000,
+    );
+    expect(done.counts).toMatchObject({ ready: 70, failed: 0 });
+    const rows = await stack.platform.db.sql<
+      { filename: string }[]
+    >`select filename from images where batch_id = ${body.batchId}`;
+    expect(new Set(rows.map((row) => row.filename)).size).toBe(70);
+    expect(rows.map((row) => row.filename)).toContain('square.png');
+    expect(rows.map((row) => row.filename)).toContain('square-70.png');
+  }, 90_000);
+});
 
 describe('a worker killed in the middle of a job', () => {
   it('loses nothing: another worker runs the job again and the image ends ready', async () => {
@@ -39,7 +70,8 @@ describe('a worker killed in the middle of a job', () => {
 
   it('queues again an image whose job was lost between commit and enqueue', async () => {
     const owner = await stack.createUser();
-    await stack.startWorker();
+    const worker = await stack.startWorker();
+    onTestFinished(() => worker.stop().then(() => undefined));
     const batch = await stack.repositories.batches.create({ userId: owner.user.id, total: 1, name: 'orphan' });
     const bytes = await photo('png', 901);
     const imageId = crypto.randomUUID();
