@@ -6,11 +6,12 @@
  * The bench is not a workspace package, so workspace code is imported by relative path (its own
  * dependencies resolve from there) and third-party packages through the app that depends on them.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -54,61 +55,116 @@ export function argValue(name: string, fallback: string): string {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-/** Last in, first out; each step runs once, whatever happened before it. */
+/**
+ * Last in, first out; each step runs once, whatever happened before it. A step added while or after the
+ * cleanup runs (the benchmark carries on while an abort cleans up) is run too.
+ */
 export class Cleanup {
   private steps: { label: string; run: () => unknown }[] = [];
   private running: Promise<void> | undefined;
+  private done = false;
 
   add(label: string, run: () => unknown): void {
     this.steps.push({ label, run });
+    if (this.done) {
+      this.done = false;
+      this.running = undefined;
+      void this.run();
+    }
+  }
+
+  /** A cleanup of its own (one run, say) that also runs when this one does. */
+  child(label: string): Cleanup {
+    const child = new Cleanup();
+    this.add(label, () => child.run());
+    return child;
   }
 
   run(): Promise<void> {
     this.running ??= (async () => {
-      for (const step of this.steps.reverse()) {
+      for (let step = this.steps.pop(); step; step = this.steps.pop()) {
         try {
           await step.run();
         } catch (error) {
           console.error(`cleanup "${step.label}" failed:`, error);
         }
       }
-      this.steps = [];
+      this.done = true;
     })();
     return this.running;
   }
 }
+
+/** Uploads being sent, so an abort can end them at once. */
+const uploadsInFlight = new Set<ClientRequest>();
+
+/** Every service this process started; any still running when it exits gets SIGTERM. */
+const started = new Set<SpawnedService>();
+process.on('exit', () => {
+  for (const service of started) if (service.child.exitCode === null) service.child.kill('SIGTERM');
+});
 
 /**
  * Runs `main` with a hard time limit; cleanup runs on success, failure, the limit, SIGINT and SIGTERM.
  */
 export async function runBench(name: string, limitMinutes: number, main: (cleanup: Cleanup) => Promise<void>) {
   const cleanup = new Cleanup();
+  let aborting = false;
   const abort = async (why: string, code: number) => {
+    // A second signal (Ctrl-C reaches run-all.ts and this script both) or the failure an abort causes
+    // in the running benchmark must not cut the cleanup short.
+    if (aborting) return;
+    aborting = true;
     console.error(`\n${name}: ${why}; cleaning up`);
+    // An upload in flight would hold the API's graceful close until it ends.
+    for (const upload of uploadsInFlight) upload.destroy();
+    await cleanup.run();
+    // What the benchmark started while the cleanup ran is cleaned up by a second pass.
+    await sleep(500);
     await cleanup.run();
     process.exit(code);
   };
   const timer = setTimeout(() => void abort(`time limit of ${limitMinutes} min reached`, 2), limitMinutes * 60_000);
-  process.once('SIGINT', () => void abort('interrupted', 130));
-  process.once('SIGTERM', () => void abort('terminated', 143));
+  process.on('SIGINT', () => void abort('interrupted', 130));
+  process.on('SIGTERM', () => void abort('terminated', 143));
+  process.on('uncaughtException', (error) => {
+    if (!aborting) console.error(error);
+    void abort('crashed', 1);
+  });
   try {
     await main(cleanup);
     await cleanup.run();
     clearTimeout(timer);
     process.exit(0);
   } catch (error) {
+    if (aborting) return;
     console.error(error);
     await abort('failed', 1);
   }
 }
 
+/** The commit measured, and how many files outside bench/ and docs/ differ from it (work in progress). */
+function codeVersion(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = git('status', '--porcelain', '--', '.', ':!bench', ':!docs').split('\n').filter(Boolean).length;
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ` + ${dirty} changed file(s)` : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
 export function machine() {
   return {
+    code: codeVersion(),
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
     node: process.version,
     kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
+    loadAverage: loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -133,7 +189,9 @@ export async function isolatedEnvironment(cleanup: Cleanup, name: string): Promi
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redisPrefix = `renamer-bench:${name}-${randomUUID().slice(0, 8)}:`;
   cleanup.add(`redis keys ${redisPrefix}*`, () => deleteRedisKeys(redisUrl, redisPrefix));
-  const database = await createIsolatedDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const database = await createIsolatedDatabase(
+    process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
   cleanup.add('drop database', () => database.drop());
   for (const sub of ['objects', 'spool', 'work']) mkdirSync(join(dir, sub));
   return {
@@ -190,6 +248,7 @@ export async function startService(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawned = spawnService(entry, { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url });
+  started.add(spawned);
   cleanup.add(`stop ${name} (pid ${spawned.child.pid})`, async () => {
     const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 15_000);
     await spawned.stop();
@@ -330,6 +389,8 @@ export async function uploadFiles(
           'content-length': String(length),
         },
       });
+      uploadsInFlight.add(req);
+      req.once('close', () => uploadsInFlight.delete(req));
       req.once('finish', () => {
         sentAt = performance.now();
       });
@@ -406,8 +467,11 @@ export function machineCpu(): { busy: number; total: number } {
 export class RssSampler {
   private timer: NodeJS.Timeout | undefined;
   private maxSampled = 0;
+  private started = 0;
   samples = 0;
   hwmReset = false;
+  /** The largest sample of each whole second since `start`, when asked for. */
+  perSecond: number[] = [];
 
   constructor(private readonly pid: number) {}
 
@@ -420,10 +484,21 @@ export class RssSampler {
     }
     this.maxSampled = procStatus(this.pid).VmRSS ?? 0;
     this.samples = 1;
+    this.started = performance.now();
+    this.perSecond = [this.maxSampled];
     this.timer = setInterval(() => {
-      const rss = procStatus(this.pid).VmRSS ?? 0;
+      let rss: number;
+      try {
+        rss = procStatus(this.pid).VmRSS ?? 0;
+      } catch {
+        // The process is gone (stopped by an abort, or crashed): the caller finds out on its own.
+        clearInterval(this.timer);
+        return;
+      }
       this.samples += 1;
       if (rss > this.maxSampled) this.maxSampled = rss;
+      const second = Math.floor((performance.now() - this.started) / 1000);
+      this.perSecond[second] = Math.max(this.perSecond[second] ?? 0, rss);
     }, intervalMs);
   }
 
@@ -458,7 +533,5 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const all = [header, ...rows.map((row) => row.map(String))];
   const widths = header.map((_, col) => Math.max(...all.map((row) => (row[col] ?? '').length)));
   const line = (row: string[]) => `| ${row.map((cell, col) => cell.padEnd(widths[col]!)).join(' | ')} |`;
-  return [line(all[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join(
-    '\n',
-  );
+  return [line(all[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join('\n');
 }
