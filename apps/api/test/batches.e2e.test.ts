@@ -207,6 +207,29 @@ describe('quota', () => {
   });
 });
 
+describe('the same file in two uploads at once', () => {
+  it('ends with the image once, and no object without its row', async () => {
+    const owner = await stack.createUser();
+    for (let round = 0; round < 3; round++) {
+      const bytes = await photo('png', 800 + round);
+      const results = await Promise.all(
+        [apiA, apiB].map((api, i) => upload(api.url, owner.key, [{ name: `same-${i}.png`, bytes, type: 'image/png' }])),
+      );
+      const acceptedCount = results.reduce((sum, { body }) => sum + (body.accepted?.length ?? 0), 0);
+      expect(acceptedCount, JSON.stringify(results)).toBe(1);
+      for (const { status, body } of results.filter((result) => !result.body.accepted?.length)) {
+        expect([409, 422]).toContain(status);
+        expect(JSON.stringify(body)).toContain('duplicate_file');
+      }
+    }
+    const rows = await stack.platform.db.sql`select storage_key from images where user_id = ${owner.user.id}`;
+    const stored = [];
+    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
+    expect(stored.sort()).toEqual(rows.map((row) => row.storage_key as string).sort());
+    expect((await stack.repositories.users.getUsage(owner.user.id, new Date()))?.used).toBe(3);
+  });
+});
+
 describe('cancel and retry', () => {
   it('cancels queued images, then retries them to completion', async () => {
     const owner = await stack.createUser();

@@ -68,10 +68,14 @@ describe('image repository', () => {
     const other = await userWithBatch();
     const shared = sha256Hex(randomUUID());
     const [earliest] = await images.insertMany([imageInput(batch.id, user.id, { checksum: shared })]);
-    await images.insertMany([imageInput(batch.id, user.id, { checksum: shared })]);
-    const [foreign] = await images.insertMany([imageInput(other.batch.id, other.user.id)]);
+    // A user holds each file once: the database refuses a second row, even from a racing upload.
+    await expect(images.insertMany([imageInput(batch.id, user.id, { checksum: shared })])).rejects.toMatchObject({
+      cause: { constraint_name: 'images_user_id_checksum_key' },
+    });
+    const [foreign] = await images.insertMany([imageInput(other.batch.id, other.user.id, { checksum: shared })]);
 
-    const matches = await images.findDuplicateChecksums(user.id, [shared, foreign!.checksum, sha256Hex('new')]);
+    expect(foreign!.checksum).toBe(shared);
+    const matches = await images.findDuplicateChecksums(user.id, [shared, sha256Hex('new')]);
     expect(matches).toEqual([{ checksum: shared, imageId: earliest!.id }]);
     expect(await images.findDuplicateChecksums(user.id, [])).toEqual([]);
   });

@@ -139,7 +139,8 @@ describe('migrations on an empty database', () => {
     const expected: Record<string, string> = {
       images_batch_id_status_idx: 'ON public.images USING btree (batch_id, status)',
       images_batch_id_created_at_id_idx: 'ON public.images USING btree (batch_id, created_at, id)',
-      images_user_id_checksum_idx: 'ON public.images USING btree (user_id, checksum)',
+      images_user_id_checksum_key:
+        'UNIQUE INDEX images_user_id_checksum_key ON public.images USING btree (user_id, checksum)',
       images_batch_id_filename_key:
         'UNIQUE INDEX images_batch_id_filename_key ON public.images USING btree (batch_id, filename)',
       batches_user_id_created_at_id_idx: 'ON public.batches USING btree (user_id, created_at, id)',

@@ -55,7 +55,8 @@ export const images = pgTable(
     index('images_batch_id_created_at_id_idx').on(table.batchId, table.createdAt, table.id),
     // Unique, so two workers proposing names at once cannot give one batch the same filename twice.
     uniqueIndex('images_batch_id_filename_key').on(table.batchId, table.filename),
-    index('images_user_id_checksum_idx').on(table.userId, table.checksum),
+    // Unique: an upload racing another with the same file cannot give a user that image twice.
+    uniqueIndex('images_user_id_checksum_key').on(table.userId, table.checksum),
     index('images_status_updated_at_idx').on(table.status, table.updatedAt),
     index('images_created_at_idx').on(table.createdAt),
     uniqueIndex('images_storage_key_key').on(table.storageKey),

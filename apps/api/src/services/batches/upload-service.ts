@@ -63,6 +63,12 @@ const rejected = (
  * objects are stored and the rows committed in one transaction, then the jobs are queued. Whatever is
  * refused or fails leaves no object, temporary file or row behind.
  */
+/** The unique index on (user_id, checksum) refused a file another upload committed meanwhile. */
+function isRacingDuplicate(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint_name?: string } }).cause;
+  return cause?.code === '23505' && cause.constraint_name === 'images_user_id_checksum_key';
+}
+
 export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
@@ -248,7 +254,12 @@ export function createUploadService(deps: UploadServiceDeps) {
           })
           .catch(async (error) => {
             await deps.store.deleteMany(keys).catch(() => undefined);
-            throw error;
+            throw isRacingDuplicate(error)
+              ? new AppError(
+                  'duplicate_file',
+                  'Another upload stored some of these files at the same moment; send this one again to see which.',
+                )
+              : error;
           });
         // Rows are committed first: if queueing fails here, the reconciler queues them later.
         await deps.scheduler
