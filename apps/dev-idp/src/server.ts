@@ -1,5 +1,5 @@
 import { createDevIdp } from './dev-idp';
-import { devIdpOptionsFromEnv } from './env-options';
+import { devIdpOptionsFromEnv } from './env';
 
 try {
   const idp = createDevIdp(devIdpOptionsFromEnv(process.env));

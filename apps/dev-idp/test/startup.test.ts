@@ -42,6 +42,10 @@ describe('dev-idp startup', () => {
     ]);
   });
 
+  it('names a bad variable', () => {
+    expect(() => devIdpOptionsFromEnv({ DEV_IDP_PORT: 'seventy' })).toThrow(/DEV_IDP_PORT/);
+  });
+
   it('rejects an issuer that is not a plain http origin', () => {
     expect(() => createDevIdp({ issuer: 'http://localhost:3002/idp', clients: [] })).toThrow(/origin/);
   });
