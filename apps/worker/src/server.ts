@@ -39,6 +39,7 @@ try {
     batches: repositories.batches,
     images: repositories.images,
     publish: createProgressPublisher(platform.redis, env.REDIS_PREFIX),
+    onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
   });
   const scheduler = createBatchScheduler({ flows, queues });
 

@@ -1,11 +1,16 @@
 import { addFlow, type Queues } from '@renamer/queue';
+import { withTimeout } from '@renamer/service-kit';
 import type { FlowProducer } from 'bullmq';
 
 export interface BatchSchedulerDeps {
   flows: FlowProducer;
   queues: Pick<Queues, 'images'>;
   now?: () => number;
+  /** BullMQ waits for Redis without end; past this the caller is told, and the reconciler queues later. */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 5_000;
 
 const analyzeJobId = (imageId: string) => `analyze-${imageId}`;
 
@@ -30,17 +35,21 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
     return live;
   }
 
+  async function scheduleNow(batchId: string, imageIds: readonly string[], options: { requeue?: boolean }) {
+    const live = options.requeue ? await freeJobIds(imageIds) : new Set<string>();
+    const pending = imageIds.filter((imageId) => !live.has(imageId));
+    if (pending.length === 0) return 0;
+    await addFlow(
+      deps.flows,
+      { name: 'process-batch', payload: { batchId, round: now() } },
+      pending.map((imageId) => ({ name: 'analyze-image', payload: { imageId, batchId } })),
+    );
+    return pending.length;
+  }
+
   return {
-    async schedule(batchId: string, imageIds: readonly string[], options: { requeue?: boolean } = {}) {
-      const live = options.requeue ? await freeJobIds(imageIds) : new Set<string>();
-      const pending = imageIds.filter((imageId) => !live.has(imageId));
-      if (pending.length === 0) return 0;
-      await addFlow(
-        deps.flows,
-        { name: 'process-batch', payload: { batchId, round: now() } },
-        pending.map((imageId) => ({ name: 'analyze-image', payload: { imageId, batchId } })),
-      );
-      return pending.length;
+    schedule(batchId: string, imageIds: readonly string[], options: { requeue?: boolean } = {}): Promise<number> {
+      return withTimeout(scheduleNow(batchId, imageIds, options), deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'queueing');
     },
   };
 }

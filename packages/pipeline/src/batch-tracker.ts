@@ -16,6 +16,8 @@ export interface BatchTrackerDeps {
   batches: Pick<BatchRepository, 'findById' | 'update'>;
   images: Pick<ImageRepository, 'countByStatus'>;
   publish: PublishProgress;
+  /** Events are best effort (the database holds the truth): a failed publish is reported here, not thrown. */
+  onPublishError: (error: unknown) => void;
   now?: () => Date;
 }
 
@@ -25,6 +27,7 @@ export interface BatchTrackerDeps {
  */
 export function createBatchTracker(deps: BatchTrackerDeps) {
   const now = deps.now ?? (() => new Date());
+  const publish: PublishProgress = (event) => deps.publish(event).catch(deps.onPublishError);
 
   async function refreshBatch(batchId: string) {
     const batch = await deps.batches.findById(batchId);
@@ -43,7 +46,7 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
       current = updated;
     }
     const view = toBatchStatusView(current, counts);
-    await deps.publish({
+    await publish({
       type: 'batch.status',
       batchId,
       status: view.status,
@@ -56,7 +59,7 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   }
 
   async function publishImage(image: ChangedImage) {
-    await deps.publish({
+    await publish({
       type: 'image.status',
       batchId: image.batchId,
       imageId: image.id,

@@ -33,7 +33,9 @@ export function storageConfigFromEnv(env: PlatformEnv): ObjectStoreConfig {
 
 export function createPlatform(env: PlatformEnv, options: { logger?: Logger; dbPoolSize?: number } = {}): Platform {
   const db = createDb(env.DATABASE_URL, { max: options.dbPoolSize ?? 10 });
-  const redis = createRedis(env.REDIS_URL, {}, options.logger);
+  // Fail fast while Redis is down (BullMQ workers get their own connection that waits instead): a
+  // request must not hang on a rate-limit counter or a progress event.
+  const redis = createRedis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 }, options.logger);
   const store = createObjectStore(storageConfigFromEnv(env));
   // The bucket or directory is created on first use, so a service whose storage is down still boots.
   let storeReady: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 import { AppError } from '@renamer/contracts';
 import { subscribeToProgress } from '@renamer/pipeline';
+import { createRedis } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { wsRoutes } from '../routes/ws';
 import type { BatchService } from '../services/batches/batch-service';
@@ -25,15 +26,15 @@ export async function registerProgressModule(
     pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
   });
   registerHubMetrics(metrics, hub);
-  // A connection of its own: one in subscriber mode can do nothing else. Not awaited, so the API
-  // starts while Redis is down; ioredis subscribes once it connects.
-  const subscriber = platform.redis.duplicate();
-  const unsubscribe = subscribeToProgress(subscriber, env.REDIS_PREFIX, hub.deliver, (raw) =>
+  // A connection of its own: one in subscriber mode can do nothing else. It waits for Redis instead of
+  // failing, and is not awaited, so the API starts while Redis is down and subscribes once it is back.
+  const subscriber = createRedis(env.REDIS_URL, {}, logger);
+  subscribeToProgress(subscriber, env.REDIS_PREFIX, hub.deliver, (raw) =>
     logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
-  );
+  ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
+  // Disconnecting drops the subscription too, and never waits for a Redis that is down.
   app.addHook('onClose', async () => {
     hub.close();
-    await unsubscribe.then((stop) => stop()).catch(() => undefined);
     subscriber.disconnect();
   });
   await app.register(wsRoutes, {

@@ -18,6 +18,8 @@ export interface VerifiedIdentity {
   issuer: string;
   subject: string;
   email: string | undefined;
+  /** The provider's `email_verified`; undefined when it does not say. */
+  emailVerified: boolean | undefined;
   name: string | undefined;
 }
 
@@ -72,6 +74,7 @@ export function createOidcClient(options: OidcClientOptions) {
         issuer: config.serverMetadata().issuer,
         subject,
         email: typeof info.email === 'string' ? info.email : undefined,
+        emailVerified: typeof info.email_verified === 'boolean' ? info.email_verified : undefined,
         name: typeof info.name === 'string' ? info.name : undefined,
       };
     },

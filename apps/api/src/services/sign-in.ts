@@ -25,6 +25,12 @@ export function createSignInService(deps: SignInDeps) {
       if (!identity.email) {
         throw new AppError('unauthenticated', 'The identity provider did not share an email address.');
       }
+      if (identity.emailVerified === false) {
+        throw new AppError(
+          'unauthenticated',
+          'Verify your email address with your identity provider, then sign in again.',
+        );
+      }
       const hash = emailHash(identity.email);
       const { user, created } = await deps.users.upsertOnSignIn({
         provider: identity.issuer,
@@ -32,7 +38,8 @@ export function createSignInService(deps: SignInDeps) {
         displayName: identity.name?.trim().slice(0, 80) || DEFAULT_DISPLAY_NAME,
         emailHash: hash,
         quota: PLAN_QUOTAS.basic,
-        grantAdmin: deps.adminEmailHashes.has(hash),
+        // Only a provider's word that the address is verified makes it an admin address.
+        grantAdmin: identity.emailVerified === true && deps.adminEmailHashes.has(hash),
       });
       if (user.bannedAt) throw new AppError('banned', 'This account has been banned.');
       const session = await deps.sessions.create({

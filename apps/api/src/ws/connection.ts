@@ -33,10 +33,14 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
     holdEvents(batchId: string) {
       pending.set(batchId, []);
     },
-    releaseEvents(batchId: string, first?: ServerMessage) {
+    /** Drops what was held for `batchId`: the caller may not see it (not the owner, or an error). */
+    discardEvents(batchId: string) {
+      pending.delete(batchId);
+    },
+    releaseEvents(batchId: string, first: ServerMessage) {
       const held = pending.get(batchId) ?? [];
       pending.delete(batchId);
-      if (first) send(first);
+      send(first);
       for (const message of held) send(message);
     },
     /** When the client last answered a ping or sent a message. */

@@ -39,19 +39,23 @@ export function createProgressHub(options: ProgressHubOptions) {
       return connection.send({ type: 'unsubscribed', batchId: message.batchId });
     }
     // Join first and hold the room's events, so none is lost between reading the status and sending it.
+    // `joined` is updated before any await, so a socket closing meanwhile still leaves the room.
     connection.holdEvents(message.batchId);
     rooms.join(message.batchId, connection);
-    const status = await options.loadOwnBatchStatus(userId, message.batchId).catch((error) => {
+    joined.add(message.batchId);
+    const leave = () => {
       rooms.leave(message.batchId, connection);
-      connection.releaseEvents(message.batchId);
+      joined.delete(message.batchId);
+      connection.discardEvents(message.batchId);
+    };
+    const status = await options.loadOwnBatchStatus(userId, message.batchId).catch((error) => {
+      leave();
       throw error;
     });
     if (!status) {
-      rooms.leave(message.batchId, connection);
-      connection.releaseEvents(message.batchId);
+      leave();
       return connection.send({ type: 'error', code: 'not_found', message: 'No such batch.' });
     }
-    joined.add(message.batchId);
     connection.releaseEvents(message.batchId, { type: 'subscribed', batchId: message.batchId, status });
   }
 

@@ -94,9 +94,11 @@ export function createBatchService(deps: BatchServiceDeps) {
       if (isCancellable(batch.status)) await cancelRunning(batchId);
       const keys = (await deps.images.listAllByBatch(batchId)).map((image) => image.storageKey);
       if (!(await deps.batches.delete(batchId, userId))) throw notFound();
-      await deps.publish({ type: 'batch.deleted', batchId, at: now().toISOString() });
       await deps.store.deleteMany(keys).catch((err) => {
         deps.logger.error({ err, batchId }, 'objects of a deleted batch were not all removed');
+      });
+      await deps.publish({ type: 'batch.deleted', batchId, at: now().toISOString() }).catch((err) => {
+        deps.logger.warn({ err, batchId }, 'batch deletion not announced');
       });
     },
   };

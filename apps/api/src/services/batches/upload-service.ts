@@ -82,7 +82,13 @@ export function createUploadService(deps: UploadServiceDeps) {
       if ('rejected' in type) return type;
       return rejected(name, 'file_too_large', `The file is larger than ${Math.floor(limits.maxFileBytes / MIB)} MiB.`);
     }
-    const verdict = 'rejected' in type ? type : await checkContent(name, type.mime, spooled.file, seen);
+    const verdict =
+      'rejected' in type
+        ? type
+        : await checkContent(name, type.mime, spooled.file, seen).catch(async (error) => {
+            await spooled.file.cleanup();
+            throw error;
+          });
     if ('rejected' in verdict) await spooled.file.cleanup();
     return verdict;
   }
@@ -154,8 +160,11 @@ export function createUploadService(deps: UploadServiceDeps) {
     const fresh = files.filter(({ file }) => !existing.has(file.sha256));
     const duplicates = files.filter(({ file }) => existing.has(file.sha256));
     await Promise.all(duplicates.map(({ file }) => file.cleanup()));
+    // An earlier copy in this request that turns out to be an existing image: point at that image instead.
+    const existingIdOf = new Map(duplicates.map(({ imageId, file }) => [imageId, existing.get(file.sha256)!]));
     return {
       fresh,
+      existingIdOf,
       duplicates: duplicates.map(
         ({ originalFilename, file }): RejectedFile => ({
           originalFilename,
@@ -185,7 +194,9 @@ export function createUploadService(deps: UploadServiceDeps) {
       for (const { imageId, file, mimeType } of files) {
         const key = objectKey('users', userId, 'images', imageId);
         keys.push(key);
-        await deps.store.put(key, createReadStream(file.path), { size: file.size, contentType: mimeType });
+        const body = createReadStream(file.path);
+        // Closed here too: a store that fails before reading it would leave the descriptor open.
+        await deps.store.put(key, body, { size: file.size, contentType: mimeType }).finally(() => body.destroy());
         await file.cleanup();
       }
       return keys;
@@ -210,8 +221,15 @@ export function createUploadService(deps: UploadServiceDeps) {
         if (accepted.length + refused.length === 0) {
           throw new AppError('validation_failed', 'Send one or more files in parts named "files".');
         }
-        const { fresh, duplicates } = await splitExistingDuplicates(userId, accepted);
-        const rejectedFiles = [...refused, ...duplicates];
+        const { fresh, duplicates, existingIdOf } = await splitExistingDuplicates(userId, accepted);
+        const rejectedFiles = [
+          ...refused.map((file) =>
+            file.duplicateOf && existingIdOf.has(file.duplicateOf)
+              ? { ...file, duplicateOf: existingIdOf.get(file.duplicateOf)!, detail: 'You already have this image.' }
+              : file,
+          ),
+          ...duplicates,
+        ];
         if (fresh.length === 0) {
           throw new AppError(
             'upload_rejected',

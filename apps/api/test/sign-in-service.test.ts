@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { createDb, createSessionRepository, createUserRepository } from '@renamer/db';
+import { emailHash } from '@renamer/domain';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSignInService } from '../src/services/sign-in';
+
+const client = createDb(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test', { max: 2 });
+afterAll(() => client.close());
+
+const adminEmail = `boss-${randomUUID().slice(0, 8)}@renamer.test`;
+const service = createSignInService({
+  users: createUserRepository(client.db),
+  sessions: createSessionRepository(client.db),
+  adminEmailHashes: new Set([emailHash(adminEmail)]),
+  sessionTtlSeconds: 3600,
+});
+const identity = (email: string, emailVerified: boolean | undefined) => ({
+  issuer: 'https://issuer.test',
+  subject: randomUUID(),
+  email,
+  emailVerified,
+  name: 'Someone',
+});
+
+describe('sign-in and unverified email addresses', () => {
+  it('makes an ADMIN_EMAILS address an admin only when the provider says it is verified', async () => {
+    expect((await service.signIn(identity(adminEmail, true), {})).user.role).toBe('admin');
+    expect((await service.signIn(identity(adminEmail, undefined), {})).user.role).toBe('user');
+  });
+
+  it('refuses an address the provider says is not verified', async () => {
+    await expect(service.signIn(identity(adminEmail, false), {})).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+});
