@@ -14,7 +14,7 @@ const MESSAGE_WINDOW_MS = 10_000;
 /** `GET /api/ws`: this instance's rooms, fed by the progress events every service publishes on Redis. */
 export async function registerProgressModule(
   app: FastifyInstance,
-  { env, logger, platform, metrics }: ModuleDeps,
+  { env, logger, metrics }: ModuleDeps,
   batches: Pick<BatchService, 'status'>,
 ) {
   const hub = createProgressHub({
