@@ -356,6 +356,22 @@ describe('ownership and access', () => {
     expect(await gauge('ws_rooms')).toBe(0);
   });
 
+  it('closes an open connection once its credentials stop working (a deleted key, a ban)', async () => {
+    const quick = await stack.startApi({ WS_PING_INTERVAL_MS: '200', WS_PONG_TIMEOUT_MS: '5000' });
+    const keyOwner = await stack.createUser();
+    const banned = await stack.createUser();
+    const byKey = await connectWs(quick.url, keyOwner.headers);
+    const byBanned = await connectWs(quick.url, banned.headers);
+    const closeCode = (ws: { socket: { once: (event: 'close', listener: (code: number) => void) => void } }) =>
+      new Promise<number>((resolve) => ws.socket.once('close', resolve));
+    const [keyClosed, banClosed] = [closeCode(byKey), closeCode(byBanned)];
+
+    await stack.platform.db.sql`delete from api_keys where user_id = ${keyOwner.user.id}`;
+    await stack.repositories.users.ban(banned.user.id, 'abuse', new Date());
+    expect(await keyClosed).toBe(1008);
+    expect(await banClosed).toBe(1008);
+  });
+
   it('pings every connection and closes one that stops answering', async () => {
     const owner = await stack.createUser();
     const quick = await stack.startApi({ WS_PING_INTERVAL_MS: '200', WS_PONG_TIMEOUT_MS: '700' });

@@ -26,6 +26,8 @@ declare module 'fastify' {
     requireAdmin: (request: FastifyRequest) => Promise<void>;
     issueSession: (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => Promise<void>;
     clearSession: (reply: FastifyReply) => void;
+    /** Whether the credentials `request` came with are still valid now (long-lived connections re-check). */
+    credentialsStillValid: (request: FastifyRequest) => Promise<boolean>;
   }
 }
 
@@ -74,6 +76,11 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
       return app.csrfProtection(request, reply, done);
     }
     done();
+  });
+
+  app.decorate('credentialsStillValid', async (request: FastifyRequest) => {
+    const result = await resolveCredentials(request);
+    return result !== null && 'principal' in result;
   });
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {

@@ -24,6 +24,7 @@ export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: Ws
   app.get(
     '/api/ws',
     { websocket: true, schema: { hide: true }, preValidation: admitUpgrade(allowedOrigins) },
-    (socket, request) => hub.accept(socket, request.principal!.user.id),
+    (socket, request) =>
+      hub.accept(socket, request.principal!.user.id, () => app.credentialsStillValid(request).catch(() => true)),
   );
 }

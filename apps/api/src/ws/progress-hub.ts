@@ -20,16 +20,27 @@ export interface ProgressHubOptions {
  */
 export function createProgressHub(options: ProgressHubOptions) {
   const rooms = createRooms<ClientConnection>();
-  const connections = new Set<ClientConnection>();
+  /** Each open connection, with how to check that its credentials still hold. */
+  const connections = new Map<ClientConnection, () => Promise<boolean>>();
 
   const heartbeat = setInterval(() => {
     const deadline = Date.now() - options.pongTimeoutMs;
-    for (const connection of connections) {
+    for (const connection of connections.keys()) {
       if (connection.lastSeenAt < deadline) connection.socket.terminate();
       else connection.socket.ping();
     }
+    void closeRevoked();
   }, options.pingIntervalMs);
   heartbeat.unref();
+
+  /** A logout, ban, deleted key or expired session ends the connection at the next heartbeat. */
+  async function closeRevoked() {
+    await Promise.all(
+      [...connections].map(async ([connection, stillValid]) => {
+        if (!(await stillValid())) connection.socket.close(1008, 'credentials no longer valid');
+      }),
+    );
+  }
 
   async function handle(connection: ClientConnection, joined: Set<string>, userId: string, message: ClientMessage) {
     if (message.type === 'ping') return connection.send({ type: 'pong' });
@@ -60,14 +71,14 @@ export function createProgressHub(options: ProgressHubOptions) {
   }
 
   return {
-    accept(socket: WebSocket, userId: string) {
+    accept(socket: WebSocket, userId: string, credentialsStillValid: () => Promise<boolean>) {
       const joined = new Set<string>();
       const connection: ClientConnection = createClientConnection(socket, {
         maxMessages: options.maxMessages,
         windowMs: options.windowMs,
         onMessage: (message) => handle(connection, joined, userId, message),
       });
-      connections.add(connection);
+      connections.set(connection, credentialsStillValid);
       socket.on('close', () => {
         connections.delete(connection);
         for (const batchId of joined) rooms.leave(batchId, connection);
@@ -86,7 +97,7 @@ export function createProgressHub(options: ProgressHubOptions) {
 
     close() {
       clearInterval(heartbeat);
-      for (const connection of connections) connection.socket.close(1001, 'server shutting down');
+      for (const connection of connections.keys()) connection.socket.close(1001, 'server shutting down');
     },
   };
 }
