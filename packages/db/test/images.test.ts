@@ -175,6 +175,27 @@ describe('image repository', () => {
     expect(await images.filenamesStartingWith(batch.id, 'land_')).toEqual(['land_scape.jpg']);
   });
 
+  it('pages through stale images in (updated_at, id) order', async () => {
+    const { user, batch } = await userWithBatch();
+    // Written far in the past (an UPDATE would be re-stamped by the trigger), so the pages before the
+    // cutoff hold these five and nothing of other tests.
+    const inserted = [1, 2, 3, 4, 5].map(() => ({ ...imageInput(batch.id, user.id), id: randomUUID() }));
+    for (const image of inserted) {
+      await client.sql`insert into images (id, batch_id, user_id, original_filename, checksum, size, mime_type, storage_key, created_at, updated_at)
+        values (${image.id}, ${batch.id}, ${user.id}, ${image.originalFilename}, ${image.checksum}, ${image.size}, ${image.mimeType}, ${image.storageKey}, '2001-01-01T00:00:00Z', '2001-01-01T00:00:00Z')`;
+    }
+    const cutoff = new Date('2001-06-01T00:00:00Z');
+    const seen: string[] = [];
+    let after: Awaited<ReturnType<typeof images.listStale>>[number] | undefined;
+    for (;;) {
+      const page = await images.listStale(['queued'], cutoff, 2, after);
+      seen.push(...page.filter((image) => image.batchId === batch.id).map((image) => image.id));
+      if (page.length < 2) break;
+      after = page.at(-1);
+    }
+    expect(seen.sort()).toEqual(inserted.map((image) => image.id).sort());
+  });
+
   it('lists stale images and a user’s storage keys', async () => {
     const { user, batch } = await userWithBatch();
     const inserted = await images.insertMany([imageInput(batch.id, user.id), imageInput(batch.id, user.id)]);

@@ -1,4 +1,4 @@
-import type { ImageRepository } from '@renamer/db';
+import type { Image, ImageRepository } from '@renamer/db';
 import type { BatchScheduler } from '@renamer/pipeline';
 import { defineHandler } from '@renamer/queue';
 
@@ -7,6 +7,10 @@ export interface ReconcileDeps {
   scheduler: Pick<BatchScheduler, 'schedule'>;
   now?: () => Date;
 }
+
+const PAGE_SIZE = 500;
+/** Bounds one run's work; the next run (a minute later) goes on. */
+const MAX_PAGES = 40;
 
 /**
  * Rows are committed before their jobs are queued; if the process died in between, or Redis lost the
@@ -18,13 +22,22 @@ export const reconcileImagesHandler = (deps: ReconcileDeps) =>
     name: 'reconcile-images',
     handle: async ({ olderThanSeconds }) => {
       const now = deps.now ?? (() => new Date());
-      const stale = await deps.images.listStale(['queued'], new Date(now().getTime() - olderThanSeconds * 1000), 1000);
-      const byBatch = new Map<string, string[]>();
-      for (const image of stale) byBatch.set(image.batchId, [...(byBatch.get(image.batchId) ?? []), image.id]);
+      const cutoff = new Date(now().getTime() - olderThanSeconds * 1000);
+      let stale = 0;
       let requeued = 0;
-      for (const [batchId, imageIds] of byBatch) {
-        requeued += await deps.scheduler.schedule(batchId, imageIds, { requeue: true });
+      // Page by page, so a deep backlog of images still waiting in the queue cannot hide a lost one behind it.
+      let after: Image | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const images = await deps.images.listStale(['queued'], cutoff, PAGE_SIZE, after);
+        stale += images.length;
+        const byBatch = new Map<string, string[]>();
+        for (const image of images) byBatch.set(image.batchId, [...(byBatch.get(image.batchId) ?? []), image.id]);
+        for (const [batchId, imageIds] of byBatch) {
+          requeued += await deps.scheduler.schedule(batchId, imageIds, { requeue: true });
+        }
+        if (images.length < PAGE_SIZE) break;
+        after = images.at(-1);
       }
-      return { stale: stale.length, requeued };
+      return { stale, requeued };
     },
   });

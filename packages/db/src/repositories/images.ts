@@ -247,13 +247,23 @@ export function createImageRepository(db: Database) {
       statuses: readonly ImageStatus[],
       updatedBefore: Date,
       limit = 100,
+      /** The last image of the previous page, to read the next one. */
+      after?: Pick<Image, 'id' | 'updatedAt'>,
       tx?: Executor,
     ): Promise<Image[]> {
       return (tx ?? db)
         .select()
         .from(images)
-        .where(and(inArray(images.status, statuses), lt(images.updatedAt, updatedBefore)))
-        .orderBy(asc(images.updatedAt))
+        .where(
+          and(
+            inArray(images.status, statuses),
+            lt(images.updatedAt, updatedBefore),
+            after
+              ? sql`(${images.updatedAt}, ${images.id}) > (${after.updatedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(images.updatedAt), asc(images.id))
         .limit(limit);
     },
 
