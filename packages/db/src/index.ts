@@ -32,3 +32,4 @@ export {
   type ImageMetadata,
   type VisionTag,
 } from './schema';
+export * from './unique-violation';

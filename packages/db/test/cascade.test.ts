@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRepositories } from '../src';
 import { connectTestDb, createTestUser, sha256Hex } from './support/database';
-import { imageInput } from './support/fixtures';
+import { activeSubscription, imageInput } from './support/fixtures';
 
 const client = connectTestDb();
 const repositories = createRepositories(client.db);
@@ -30,14 +30,7 @@ describe('deleting a user', () => {
       batchId: batch.id,
       expiresAt: later,
     });
-    await repositories.subscriptions.upsertForUser({
-      userId: user.id,
-      stripeSubscriptionId: `sub_${randomUUID()}`,
-      plan: 'pro',
-      status: 'active',
-      currentPeriodEnd: null,
-      cancelAtPeriodEnd: false,
-    });
+    await repositories.subscriptions.upsertForUser(activeSubscription(user.id));
     const payment = await repositories.payments.create({ userId: user.id, amount: 900, currency: 'usd' });
     const audit = await repositories.auditLog.append({ actorId: user.id, action: 'user.update' });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSubscriptionRepository } from '../src';
 import { connectTestDb, createTestUser } from './support/database';
+import { activeSubscription } from './support/fixtures';
 
 const client = connectTestDb();
 const subscriptions = createSubscriptionRepository(client.db);
@@ -38,14 +39,7 @@ describe('subscription repository', () => {
 
   it('deletes the user’s subscription', async () => {
     const user = await createTestUser(client);
-    await subscriptions.upsertForUser({
-      userId: user.id,
-      stripeSubscriptionId: `sub_${randomUUID()}`,
-      plan: 'pro',
-      status: 'active',
-      currentPeriodEnd: null,
-      cancelAtPeriodEnd: false,
-    });
+    await subscriptions.upsertForUser(activeSubscription(user.id));
     expect(await subscriptions.deleteForUser(user.id)).toBe(true);
     expect(await subscriptions.deleteForUser(user.id)).toBe(false);
     expect(await subscriptions.findByUserId(user.id)).toBeNull();

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { BatchRepository, ImageRepository } from '@renamer/db';
+import { type BatchRepository, type ImageRepository, isUniqueViolation, UNIQUE_FILENAME_PER_BATCH } from '@renamer/db';
 import { IMAGE_EVENTS, isImageFormat, proposeFilename, uniqueFilename } from '@renamer/domain';
 import type { BatchTracker } from '@renamer/pipeline';
 import { defineHandler } from '@renamer/queue';
@@ -22,7 +22,6 @@ export interface AnalyzeImageDeps {
 }
 
 const isFinalAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-const UNIQUE_VIOLATION = '23505';
 /** Each lost race means another worker just took a name; this many in a row means something else is wrong. */
 const MAX_NAME_RACES = 20;
 /** What the person sees; the cause (which may name paths or hosts) stays in the worker's log. */
@@ -62,7 +61,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           { expectStatus: IMAGE_EVENTS.analysed.from },
         );
       } catch (error) {
-        if ((error as { cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION) throw error;
+        if (!isUniqueViolation(error, UNIQUE_FILENAME_PER_BATCH)) throw error;
         collided.add(filename);
       }
     }

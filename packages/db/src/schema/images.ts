@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { UNIQUE_FILE_PER_USER, UNIQUE_FILENAME_PER_BATCH } from '../unique-violation';
 import { batches } from './batches';
 import { createdAt, id, timestamptz, updatedAt } from './columns';
 import { imageStatusEnum } from './enums';
@@ -54,9 +55,9 @@ export const images = pgTable(
     index('images_batch_id_status_idx').on(table.batchId, table.status),
     index('images_batch_id_created_at_id_idx').on(table.batchId, table.createdAt, table.id),
     // Unique, so two workers proposing names at once cannot give one batch the same filename twice.
-    uniqueIndex('images_batch_id_filename_key').on(table.batchId, table.filename),
+    uniqueIndex(UNIQUE_FILENAME_PER_BATCH).on(table.batchId, table.filename),
     // Unique: an upload racing another with the same file cannot give a user that image twice.
-    uniqueIndex('images_user_id_checksum_key').on(table.userId, table.checksum),
+    uniqueIndex(UNIQUE_FILE_PER_USER).on(table.userId, table.checksum),
     index('images_status_updated_at_idx').on(table.status, table.updatedAt),
     index('images_created_at_idx').on(table.createdAt),
     uniqueIndex('images_storage_key_key').on(table.storageKey),

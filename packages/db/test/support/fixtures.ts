@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewImage } from '../../src';
+import type { NewImage, SubscriptionState } from '../../src';
 import { sha256Hex } from './database';
 
 export function imageInput(batchId: string, userId: string, overrides: Partial<NewImage> = {}): NewImage {
@@ -13,5 +13,17 @@ export function imageInput(batchId: string, userId: string, overrides: Partial<N
     mimeType: 'image/jpeg',
     storageKey: `originals/${userId}/${id}`,
     ...overrides,
+  };
+}
+
+/** An active Pro subscription of `userId`, as Stripe would report it. */
+export function activeSubscription(userId: string): SubscriptionState {
+  return {
+    userId,
+    stripeSubscriptionId: `sub_${randomUUID()}`,
+    plan: 'pro',
+    status: 'active',
+    currentPeriodEnd: null,
+    cancelAtPeriodEnd: false,
   };
 }

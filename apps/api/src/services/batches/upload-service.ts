@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { AppError, type RejectedFile, UploadFields } from '@renamer/contracts';
-import type { BatchRepository, Database, ImageRepository, UserRepository } from '@renamer/db';
+import {
+  type BatchRepository,
+  type Database,
+  type ImageRepository,
+  isUniqueViolation,
+  UNIQUE_FILE_PER_USER,
+  type UserRepository,
+} from '@renamer/db';
 import {
   declaredTypeAgrees,
   type ImageMetadata,
@@ -63,12 +70,6 @@ const rejected = (
  * objects are stored and the rows committed in one transaction, then the jobs are queued. Whatever is
  * refused or fails leaves no object, temporary file or row behind.
  */
-/** The unique index on (user_id, checksum) refused a file another upload committed meanwhile. */
-function isRacingDuplicate(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint_name?: string } }).cause;
-  return cause?.code === '23505' && cause.constraint_name === 'images_user_id_checksum_key';
-}
-
 export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
@@ -272,7 +273,7 @@ export function createUploadService(deps: UploadServiceDeps) {
           })
           .catch(async (error) => {
             await deps.store.deleteMany(keys).catch(() => undefined);
-            throw isRacingDuplicate(error)
+            throw isUniqueViolation(error, UNIQUE_FILE_PER_USER)
               ? new AppError(
                   'duplicate_file',
                   'Another upload stored some of these files at the same moment; send this one again to see which.',
