@@ -1,3 +1,4 @@
+import { AppError } from '@renamer/contracts';
 import { type AnyColumn, and, asc, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
 
 /** A page of a keyset-paginated list; `nextCursor` is null on the last page. */
@@ -13,10 +14,11 @@ export interface PageParams {
   cursor?: string | null;
 }
 
-export class InvalidCursorError extends Error {
+/** A cursor this service did not issue: an AppError, so every service answers it with 400 `invalid_cursor`. */
+export class InvalidCursorError extends AppError {
   override name = 'InvalidCursorError';
   constructor() {
-    super('The cursor is malformed');
+    super('invalid_cursor', 'The cursor is not one this service issued; leave it out to start from the first page.');
   }
 }
 
@@ -35,6 +37,8 @@ type Direction = 'asc' | 'desc';
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What `toISOString()` writes for the years PostgreSQL and JavaScript share; the cursor holds nothing else. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function pageSize(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
@@ -54,12 +58,19 @@ export function decodeCursor(cursor: string): KeysetPosition {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw new InvalidCursorError();
   const [createdAtText, id] = parsed as unknown[];
-  if (typeof createdAtText !== 'string' || typeof id !== 'string' || !UUID_PATTERN.test(id)) {
-    throw new InvalidCursorError();
-  }
-  const createdAt = new Date(createdAtText);
-  if (Number.isNaN(createdAt.getTime())) throw new InvalidCursorError();
+  const createdAt = instantOf(createdAtText);
+  if (!createdAt || typeof id !== 'string' || !UUID_PATTERN.test(id)) throw new InvalidCursorError();
   return { createdAt, id };
+}
+
+function instantOf(text: unknown): Date | undefined {
+  if (typeof text !== 'string' || !ISO_INSTANT.test(text)) return undefined;
+  const instant = new Date(text);
+  // Round-tripping refuses days that do not exist (02-30); year 0 is valid in JavaScript only.
+  if (Number.isNaN(instant.getTime()) || instant.toISOString() !== text || instant.getUTCFullYear() < 1) {
+    return undefined;
+  }
+  return instant;
 }
 
 /** The rows strictly after the cursor in (created_at, id) order; undefined for the first page. */
