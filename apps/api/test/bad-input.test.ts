@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, type Json, type PipelineStack, startPipelineStack } from './support/pipeline-stack';
+import { photo } from './support/images';
+import { getJson, type Json, type PipelineStack, startPipelineStack, upload } from './support/pipeline-stack';
 
 let stack: PipelineStack;
 let api: { url: string };
@@ -12,6 +13,12 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function storedObjectsOf(userId: string) {
+  const keys: string[] = [];
+  for await (const object of stack.platform.store.list(`users/${userId}`)) keys.push(object.key);
+  return keys;
+}
 
 describe('a list cursor the service did not issue', () => {
   it.each([
@@ -43,5 +50,76 @@ describe('a list cursor the service did not issue', () => {
     expect(second).toMatchObject({ status: 200, body: { nextCursor: null } });
     const listed = [first, second].flatMap(({ body }) => body?.items.map((batch: Json) => batch.batchId));
     expect(listed.sort()).toEqual(created.map((batch) => batch.id).sort());
+  });
+});
+
+describe('control characters in names and identifiers', () => {
+  it.each(['a\u0000b', 'a\u0007b', 'line\nbreak', 'esc\u001b[31m'])('refuses an API key named %j', async (name) => {
+    const { key } = await stack.createUser();
+    const created = await getJson(`${api.url}/api/auth/api-keys`, key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(created).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const keys = await getJson(`${api.url}/api/auth/api-keys`, key);
+    expect(keys.body?.items.map((item: { name: string }) => item.name)).toEqual(['test']);
+  });
+
+  it.each(['a\u0000b', 'tab\there'])('refuses the display name %j', async (displayName) => {
+    const { key, user } = await stack.createUser();
+    const renamed = await getJson(`${api.url}/api/auth/me`, key, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ displayName }),
+    });
+    expect(renamed).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect((await getJson(`${api.url}/api/auth/me`, key)).body?.displayName).toBe(user.displayName);
+  });
+
+  it.each([
+    ['name', 'Summer\u0000shop'],
+    ['name', 'two\nlines'],
+    ['keywords', 'red shoes, be\u0000ach'],
+    ['keywords', 'red\u0007shoes'],
+    ['locale', 'en\u0000'],
+  ])('refuses an upload whose %s is %j and keeps nothing', async (field, value) => {
+    const { key, user } = await stack.createUser();
+    const files = [{ name: 'shop.jpg', bytes: await photo('jpeg', 11), type: 'image/jpeg' }];
+    const { status, body } = await upload(api.url, key, files, { [field]: value });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'validation_failed', errors: [{ path: expect.stringContaining(field) }] });
+    expect((await getJson(`${api.url}/api/batch`, key)).body?.items).toEqual([]);
+    expect(await storedObjectsOf(user.id)).toEqual([]);
+    expect(stack.leftoverSpoolFiles()).toEqual([]);
+  });
+
+  it.each(['nul\u0000.jpg', 'bell\u0007.jpg', 'esc\u001b[2J.jpg', 'del\u007f.jpg'])(
+    'refuses the file named %j alone and stores the others',
+    async (badName) => {
+      const { key, user } = await stack.createUser();
+      const files = [
+        { name: badName, bytes: await photo('jpeg', 21), type: 'image/jpeg' },
+        { name: 'fine.jpg', bytes: await photo('jpeg', 22), type: 'image/jpeg' },
+      ];
+      const { status, body } = await upload(api.url, key, files);
+      expect(status).toBe(201);
+      expect(body.accepted).toEqual([{ imageId: expect.any(String), originalFilename: 'fine.jpg' }]);
+      expect(body.rejected).toEqual([
+        { originalFilename: badName, code: 'invalid_filename', detail: expect.any(String) },
+      ]);
+      expect(await storedObjectsOf(user.id)).toEqual([`users/${user.id}/images/${body.accepted[0].imageId}`]);
+      expect(stack.leftoverSpoolFiles()).toEqual([]);
+    },
+  );
+
+  it('answers 422 upload_rejected when the only file has a control character in its name', async () => {
+    const { key, user } = await stack.createUser();
+    const files = [{ name: 'a\u0000b.jpg', bytes: await photo('jpeg', 31), type: 'image/jpeg' }];
+    const { status, body } = await upload(api.url, key, files);
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ code: 'upload_rejected', errors: [{ code: 'invalid_filename' }] });
+    expect((await getJson(`${api.url}/api/batch`, key)).body?.items).toEqual([]);
+    expect(await storedObjectsOf(user.id)).toEqual([]);
   });
 });

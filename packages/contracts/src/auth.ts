@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Plan, Role } from './enums';
+import { FreeText, SingleLineText } from './text';
 
 export const Profile = z.object({
   id: z.uuid(),
@@ -11,12 +12,7 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
-export const DisplayName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(80, 'must be at most 80 characters')
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+export const DisplayName = SingleLineText.min(1, 'must not be empty').max(80, 'must be at most 80 characters');
 
 export const UpdateProfileBody = z.object({ displayName: DisplayName });
 
@@ -33,15 +29,15 @@ export const CsrfResponse = z.object({ token: z.string() });
 
 export const LoginQuery = z.object({ returnTo: z.string().max(2048).optional() });
 export const CallbackQuery = z.object({
-  code: z.string().max(4096).optional(),
-  state: z.string().max(512).optional(),
-  iss: z.string().max(2048).optional(),
-  error: z.string().max(256).optional(),
-  error_description: z.string().max(1024).optional(),
+  code: SingleLineText.max(4096).optional(),
+  state: SingleLineText.max(512).optional(),
+  iss: SingleLineText.max(2048).optional(),
+  error: SingleLineText.max(256).optional(),
+  error_description: FreeText.max(1024).optional(),
 });
 
 export const CreateApiKeyBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: SingleLineText.min(1).max(100),
   expiresAt: z.iso.datetime().optional(),
 });
 

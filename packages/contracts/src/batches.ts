@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchStatus } from './enums';
 import { ErrorCodeSchema } from './errors';
+import { SingleLineText } from './text';
 
 export const BatchIdParams = z.object({ batchId: z.uuid() });
 
@@ -36,7 +37,7 @@ export const ListQuery = z.object({
 });
 
 export const UploadFields = z.object({
-  name: z.string().trim().max(200).optional(),
+  name: SingleLineText.max(200).optional(),
   keywords: z
     .string()
     .max(2000)
@@ -47,12 +48,15 @@ export const UploadFields = z.object({
         .map((keyword) => keyword.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.string().min(1).max(60)).max(20)),
-  locale: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as en or de-CH')
-    .default('en'),
+    .pipe(z.array(SingleLineText.min(1).max(60)).max(20)),
+  locale: SingleLineText.regex(
+    /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
+    'must be a BCP 47 language tag such as en or de-CH',
+  ).default('en'),
 });
+
+/** An uploaded file's name as it is kept and shown: from the part's header, trimmed; files named otherwise are refused. */
+export const OriginalFilename = SingleLineText.min(1).max(255);
 
 export const RejectedFile = z.object({
   originalFilename: z.string(),

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './events';
 export * from './health';
 export * from './jobs';
+export * from './text';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { AppError, type RejectedFile, UploadFields } from '@renamer/contracts';
+import { AppError, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
 import {
   type BatchRepository,
   type Database,
@@ -111,6 +111,8 @@ export function createUploadService(deps: UploadServiceDeps) {
     file: SpooledFile,
     seen: Map<string, string>,
   ): Promise<Verdict> {
+    if (!OriginalFilename.safeParse(name).success)
+      return rejected(name, 'invalid_filename', 'The file name must be one line without control characters.');
     const safety = await inspectImageSafety(file.path, { sniffedMime: mime, maxPixels: limits.maxPixels });
     if (!safety.ok) return rejected(name, 'unsafe_file', safety.detail);
     const earlier = seen.get(file.sha256);
