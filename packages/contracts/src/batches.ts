@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { BatchStatus } from './enums';
 import { ErrorCodeSchema } from './errors';
+import { ImageStatusCounts } from './images';
 import { SingleLineText } from './text';
 
 export const BatchIdParams = z.object({ batchId: z.uuid() });
-
-export const StatusCounts = z.object({
-  queued: z.number().int(),
-  processing: z.number().int(),
-  ready: z.number().int(),
-  approved: z.number().int(),
-  failed: z.number().int(),
-  cancelled: z.number().int(),
-});
-export type StatusCounts = z.infer<typeof StatusCounts>;
 
 export const BatchStatusResponse = z.object({
   batchId: z.uuid(),
@@ -22,7 +13,7 @@ export const BatchStatusResponse = z.object({
   total: z.number().int(),
   processed: z.number().int(),
   progress: z.number().min(0).max(1),
-  counts: StatusCounts,
+  counts: ImageStatusCounts,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),

@@ -4,5 +4,6 @@ export * from './enums';
 export * from './errors';
 export * from './events';
 export * from './health';
+export * from './images';
 export * from './jobs';
 export * from './text';

@@ -29,7 +29,5 @@ export {
   type DownloadKind,
   FILENAME_SOURCES,
   type FilenameSource,
-  type ImageMetadata,
-  type VisionTag,
 } from './schema';
 export * from './unique-violation';

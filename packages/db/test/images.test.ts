@@ -23,7 +23,7 @@ describe('image repository', () => {
   it('inserts many images in one statement and reads one back for its owner only', async () => {
     const { user, batch } = await userWithBatch();
     const stranger = await createTestUser(client);
-    const metadata = { width: 4000, height: 3000, format: 'jpeg', orientation: 1, hasAlpha: false };
+    const metadata = { width: 4000, height: 3000, format: 'jpeg' as const, orientation: 1, hasAlpha: false };
     const inserted = await images.insertMany([
       imageInput(batch.id, user.id, { metadata }),
       imageInput(batch.id, user.id),

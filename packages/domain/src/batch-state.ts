@@ -1,7 +1,5 @@
-import { type BatchStatus, IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
+import { type BatchStatus, IMAGE_STATUSES, type ImageStatus, type ImageStatusCounts } from '@renamer/contracts';
 import { FINISHED_IMAGE_STATUSES, InvalidTransitionError, RETRYABLE_IMAGE_STATUSES } from './image-state';
-
-export type ImageStatusCounts = Record<ImageStatus, number>;
 
 /**
  * For each status, the statuses a batch may move to. Staying in the same status is not a transition.

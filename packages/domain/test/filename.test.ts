@@ -1,8 +1,8 @@
+import { IMAGE_FORMATS } from '@renamer/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   FILE_EXTENSIONS,
   type FilenameOptions,
-  IMAGE_FORMATS,
   isImageFormat,
   MAX_STEM_LENGTH,
   normalizeFilename,

@@ -1,4 +1,11 @@
-import { BATCH_STATUSES, type BatchStatus, IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
+import {
+  BATCH_STATUSES,
+  type BatchStatus,
+  emptyImageStatusCounts,
+  IMAGE_STATUSES,
+  type ImageStatus,
+  type ImageStatusCounts,
+} from '@renamer/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   assertBatchTransition,
@@ -18,14 +25,13 @@ import {
   FINISHED_IMAGE_STATUSES,
   IMAGE_EVENTS,
   IMAGE_TRANSITIONS,
-  type ImageStatusCounts,
   InvalidTransitionError,
   RETRYABLE_BATCH_STATUSES,
   RETRYABLE_IMAGE_STATUSES,
 } from '../src';
 
 function counts(partial: Partial<ImageStatusCounts>): ImageStatusCounts {
-  return { queued: 0, processing: 0, ready: 0, approved: 0, failed: 0, cancelled: 0, ...partial };
+  return { ...emptyImageStatusCounts(), ...partial };
 }
 
 function allPairs<S extends string>(statuses: readonly S[]): [S, S][] {

@@ -1,5 +1,4 @@
-export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+import { IMAGE_FORMATS, type ImageFormat } from '@renamer/contracts';
 
 interface SharpFormatFacts {
   format?: string;

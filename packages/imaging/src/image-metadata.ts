@@ -1,17 +1,7 @@
+import type { ImageMetadata } from '@renamer/contracts';
 import sharp, { type Metadata } from 'sharp';
-import { type ImageFormat, imageFormatOf } from './image-format';
-import { type SafeExif, safeExifFrom } from './safe-exif';
-
-/** Width and height are of the stored pixels (one frame of an animation), before EXIF orientation. */
-export interface ImageMetadata {
-  width: number;
-  height: number;
-  format: ImageFormat;
-  orientation?: number;
-  hasAlpha: boolean;
-  pages?: number;
-  exif?: SafeExif;
-}
+import { imageFormatOf } from './image-format';
+import { safeExifFrom } from './safe-exif';
 
 export class UnsupportedImageError extends Error {}
 

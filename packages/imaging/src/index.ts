@@ -1,6 +1,5 @@
 export { declaredTypeAgrees } from './declared-type';
-export { IMAGE_FORMATS, type ImageFormat } from './image-format';
-export { type ImageMetadata, readImageMetadata, UnsupportedImageError } from './image-metadata';
+export { readImageMetadata, UnsupportedImageError } from './image-metadata';
 export {
   ALLOWED_IMAGE_TYPES,
   type AllowedImageType,
@@ -10,6 +9,5 @@ export {
   sniffImageType,
 } from './image-types';
 export { inspectImageSafety, type SafetyOptions, type SafetyRefusal, type SafetyResult } from './inspect-image-safety';
-export type { SafeExif } from './safe-exif';
 export { TRAILING_SLACK_BYTES } from './single-format-check';
 export { type SpooledFile, type SpoolOptions, type SpoolResult, spoolToTempFile } from './spool-to-temp-file';

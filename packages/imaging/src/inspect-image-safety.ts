@@ -1,6 +1,6 @@
+import type { ImageFormat, ImageMetadata } from '@renamer/contracts';
 import sharp, { type Metadata } from 'sharp';
-import type { ImageFormat } from './image-format';
-import { type ImageMetadata, toImageMetadata } from './image-metadata';
+import { toImageMetadata } from './image-metadata';
 import { type AllowedImageType, isAllowedImageType } from './image-types';
 import { checkSingleFormat, type SingleFormatRefusal } from './single-format-check';
 

@@ -1,15 +1,5 @@
+import type { SafeExif } from '@renamer/contracts';
 import exifReader from 'exif-reader';
-
-/**
- * The EXIF fields we keep: nothing that locates a person (no GPS, no serial numbers). A type alias,
- * not an interface, so it stays assignable to `Record<string, unknown>` (the database's JSON column).
- */
-export type SafeExif = {
-  make?: string;
-  model?: string;
-  /** As the camera wrote it, without a time zone: `YYYY-MM-DDTHH:MM:SS`. */
-  dateTimeOriginal?: string;
-};
 
 const MAX_TEXT_LENGTH = 64;
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
+import type { ImageFormat } from '@renamer/contracts';
 import { ActiveContentScanner } from './active-content-scanner';
 import { ByteReader, UnexpectedEndError } from './byte-reader';
-import type { ImageFormat } from './image-format';
 import { walkGif } from './structure/gif';
 import { walkIsobmff } from './structure/isobmff';
 import { walkJpeg } from './structure/jpeg';

@@ -1,9 +1,9 @@
-import type { BatchStatusResponse, StatusCounts } from '@renamer/contracts';
+import type { BatchStatusResponse, ImageStatusCounts } from '@renamer/contracts';
 import type { Batch } from '@renamer/db';
 import { batchProgress } from '@renamer/domain';
 
 /** The batch as GET /status, the WebSocket `subscribed` message and the list show it. */
-export function toBatchStatusView(batch: Batch, counts: StatusCounts): BatchStatusResponse {
+export function toBatchStatusView(batch: Batch, counts: ImageStatusCounts): BatchStatusResponse {
   const { total, processed, progress } = batchProgress(counts);
   return {
     batchId: batch.id,

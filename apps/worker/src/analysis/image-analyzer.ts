@@ -1,4 +1,4 @@
-import type { ImageMetadata, VisionTag } from '@renamer/db';
+import type { ImageMetadata, VisionTag } from '@renamer/contracts';
 
 export interface AnalysisContext {
   originalFilename: string;

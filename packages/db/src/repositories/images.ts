@@ -1,9 +1,14 @@
-import { IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
+import {
+  emptyImageStatusCounts,
+  type ImageMetadata,
+  type ImageStatus,
+  type ImageStatusCounts,
+} from '@renamer/contracts';
 import { and, asc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
-import { type ImageMetadata, images } from '../schema';
+import { images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
 export type Image = typeof images.$inferSelect;
@@ -48,10 +53,6 @@ export interface ChecksumMatch {
   /** The user's earliest image with this checksum. */
   imageId: string;
 }
-
-export type ImageStatusCounts = Record<ImageStatus, number>;
-
-export const emptyCounts = () => Object.fromEntries(IMAGE_STATUSES.map((status) => [status, 0])) as ImageStatusCounts;
 
 export function createImageRepository(db: Database) {
   return {
@@ -173,7 +174,7 @@ export function createImageRepository(db: Database) {
         .where(inArray(images.batchId, [...batchIds]))
         .groupBy(images.batchId, images.status);
       for (const row of rows) {
-        const counts = result.get(row.batchId) ?? emptyCounts();
+        const counts = result.get(row.batchId) ?? emptyImageStatusCounts();
         counts[row.status] = row.count;
         result.set(row.batchId, counts);
       }
@@ -186,7 +187,7 @@ export function createImageRepository(db: Database) {
         .from(images)
         .where(eq(images.batchId, batchId))
         .groupBy(images.status);
-      const counts = emptyCounts();
+      const counts = emptyImageStatusCounts();
       for (const row of rows) counts[row.status] = row.count;
       return counts;
     },

@@ -1,3 +1,4 @@
+import type { ImageMetadata, VisionTag } from '@renamer/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { UNIQUE_FILE_PER_USER, UNIQUE_FILENAME_PER_BATCH } from '../unique-violation';
@@ -5,23 +6,6 @@ import { batches } from './batches';
 import { createdAt, id, timestamptz, updatedAt } from './columns';
 import { imageStatusEnum } from './enums';
 import { users } from './users';
-
-export interface ImageMetadata {
-  width: number;
-  height: number;
-  format: string;
-  orientation?: number | null;
-  hasAlpha: boolean;
-  pages?: number;
-  /** A few safe EXIF fields (camera, capture time); the bytes keep the full EXIF. */
-  exif?: object;
-}
-
-export interface VisionTag {
-  label: string;
-  confidence: number;
-  source: string;
-}
 
 export const images = pgTable(
   'images',

@@ -1,4 +1,5 @@
-import { FILE_EXTENSIONS, type ImageFormat } from './formats';
+import type { ImageFormat } from '@renamer/contracts';
+import { FILE_EXTENSIONS } from './formats';
 import { toAsciiWords } from './transliterate';
 import { isGenericWord, isReservedName, isStopWord } from './vocabulary';
 

@@ -1,6 +1,4 @@
-/** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload. */
-export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+import { IMAGE_FORMATS, type ImageFormat } from '@renamer/contracts';
 
 /** The extension a renamed file gets: always from its real format, never from what anyone typed. */
 export const FILE_EXTENSIONS: Readonly<Record<ImageFormat, string>> = {

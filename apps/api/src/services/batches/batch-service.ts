@@ -1,5 +1,5 @@
-import { AppError, type BatchStatus, type BatchStatusResponse } from '@renamer/contracts';
-import { type BatchRepository, emptyCounts, type ImageRepository } from '@renamer/db';
+import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
+import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
 import type { Logger } from '@renamer/service-kit';
@@ -51,7 +51,7 @@ export function createBatchService(deps: BatchServiceDeps) {
       const { items, nextCursor } = await deps.batches.listForUser(userId, page);
       const counts = await deps.images.countByStatusForBatches(items.map((batch) => batch.id));
       return {
-        items: items.map((batch) => toBatchStatusView(batch, counts.get(batch.id) ?? emptyCounts())),
+        items: items.map((batch) => toBatchStatusView(batch, counts.get(batch.id) ?? emptyImageStatusCounts())),
         nextCursor,
       };
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { AppError, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
+import { AppError, type ImageMetadata, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
 import {
   type BatchRepository,
   type Database,
@@ -12,7 +12,6 @@ import {
 } from '@renamer/db';
 import {
   declaredTypeAgrees,
-  type ImageMetadata,
   inspectImageSafety,
   isAllowedImageType,
   type SpooledFile,

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { IMAGE_STATUSES, type ImageStatus } from './enums';
+
+/** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload. */
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
+export const ImageFormat = z.enum(IMAGE_FORMATS);
+export type ImageFormat = z.infer<typeof ImageFormat>;
+
+/** The EXIF fields we keep: nothing that locates a person (no GPS, no serial numbers). */
+export const SafeExif = z.object({
+  make: z.string().optional(),
+  model: z.string().optional(),
+  /** As the camera wrote it, without a time zone: `YYYY-MM-DDTHH:MM:SS`. */
+  dateTimeOriginal: z.string().optional(),
+});
+export type SafeExif = z.infer<typeof SafeExif>;
+
+/** Width and height are of the stored pixels (one frame of an animation), before EXIF orientation. */
+export const ImageMetadata = z.object({
+  width: z.number().int(),
+  height: z.number().int(),
+  format: ImageFormat,
+  orientation: z.number().int().optional(),
+  hasAlpha: z.boolean(),
+  pages: z.number().int().optional(),
+  /** A few safe EXIF fields; the stored bytes keep the full EXIF. */
+  exif: SafeExif.optional(),
+});
+export type ImageMetadata = z.infer<typeof ImageMetadata>;
+
+export const VisionTag = z.object({
+  label: z.string(),
+  confidence: z.number().min(0).max(1),
+  source: z.string(),
+});
+export type VisionTag = z.infer<typeof VisionTag>;
+
+const imageCount = z.number().int();
+
+/** How many of a batch's images are in each status. */
+export const ImageStatusCounts = z.object(
+  Object.fromEntries(IMAGE_STATUSES.map((status) => [status, imageCount])) as Record<ImageStatus, typeof imageCount>,
+);
+export type ImageStatusCounts = z.infer<typeof ImageStatusCounts>;
+
+export const emptyImageStatusCounts = (): ImageStatusCounts =>
+  Object.fromEntries(IMAGE_STATUSES.map((status) => [status, 0])) as ImageStatusCounts;
