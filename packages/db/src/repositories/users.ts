@@ -1,10 +1,10 @@
 import type { Plan, Role } from '@renamer/contracts';
+import { quotaPeriod } from '@renamer/domain';
 import { and, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
 import { users } from '../schema';
-import { utcMonth } from '../utc-month';
 import { userColumns } from './user-columns';
 
 export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount'>;
@@ -55,9 +55,12 @@ export interface QuotaUsage {
   periodEnd: Date;
 }
 
-/** The counter's value for the month starting on `monthStart`: a counter of an earlier month counts as zero. */
-function usageIn(monthStart: string) {
-  return sql<number>`(case when ${users.usagePeriod} >= ${monthStart}::date then ${users.usageCount} else 0 end)`;
+/** `usage_period` is a date column: the first day of the counted quota period, as `YYYY-MM-DD`. */
+const periodDate = (periodStart: Date) => periodStart.toISOString().slice(0, 10);
+
+/** The counter's value for the period starting at `periodStart`: a counter of an earlier period counts as zero. */
+function usageIn(periodStart: Date) {
+  return sql<number>`(case when ${users.usagePeriod} >= ${periodDate(periodStart)}::date then ${users.usageCount} else 0 end)`;
 }
 
 export function createUserRepository(db: Database) {
@@ -174,12 +177,12 @@ export function createUserRepository(db: Database) {
      */
     async reserveQuota(userId: string, count: number, now: Date, tx?: Executor): Promise<number | null> {
       if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
-      const period = utcMonth(now).startDate;
-      const usedThisMonth = usageIn(period);
+      const { periodStart } = quotaPeriod(now);
+      const usedThisMonth = usageIn(periodStart);
       const [row] = await (tx ?? db)
         .update(users)
         .set({
-          usagePeriod: sql`greatest(${users.usagePeriod}, ${period}::date)`,
+          usagePeriod: sql`greatest(${users.usagePeriod}, ${periodDate(periodStart)}::date)`,
           usageCount: sql`${usedThisMonth} + ${count}::integer`,
         })
         .where(and(eq(users.id, userId), sql`${usedThisMonth} + ${count}::integer <= ${users.quota}`))
@@ -188,15 +191,15 @@ export function createUserRepository(db: Database) {
     },
 
     async getUsage(userId: string, now: Date, tx?: Executor): Promise<QuotaUsage | null> {
-      const month = utcMonth(now);
+      const { periodStart, periodEnd } = quotaPeriod(now);
       const [row] = await (tx ?? db)
         .select({
           quota: users.quota,
-          used: usageIn(month.startDate),
+          used: usageIn(periodStart),
         })
         .from(users)
         .where(eq(users.id, userId));
-      return row ? { quota: row.quota, used: row.used, periodStart: month.start, periodEnd: month.end } : null;
+      return row ? { quota: row.quota, used: row.used, periodStart, periodEnd } : null;
     },
   };
 }

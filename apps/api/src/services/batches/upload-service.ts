@@ -10,6 +10,7 @@ import {
   UNIQUE_FILE_PER_USER,
   type UserRepository,
 } from '@renamer/db';
+import { quotaRemaining } from '@renamer/domain';
 import {
   declaredTypeAgrees,
   inspectImageSafety,
@@ -180,7 +181,7 @@ export function createUploadService(deps: UploadServiceDeps) {
 
   async function assertQuotaLeft(userId: string, count: number) {
     const usage = await deps.users.getUsage(userId, now());
-    const remaining = usage ? Math.max(0, usage.quota - usage.used) : 0;
+    const remaining = usage ? quotaRemaining(usage.quota, usage.used) : 0;
     if (count > remaining) {
       throw new AppError(
         'quota_exceeded',
