@@ -1,3 +1,4 @@
+import { imageObjectKey, userObjectPrefix } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from './support/images';
 import { getJson, type Json, type PipelineStack, startPipelineStack, upload } from './support/pipeline-stack';
@@ -16,7 +17,7 @@ const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString
 
 async function storedObjectsOf(userId: string) {
   const keys: string[] = [];
-  for await (const object of stack.platform.store.list(`users/${userId}`)) keys.push(object.key);
+  for await (const object of stack.platform.store.list(userObjectPrefix(userId))) keys.push(object.key);
   return keys;
 }
 
@@ -108,7 +109,7 @@ describe('control characters in names and identifiers', () => {
       expect(body.rejected).toEqual([
         { originalFilename: badName, code: 'invalid_filename', detail: expect.any(String) },
       ]);
-      expect(await storedObjectsOf(user.id)).toEqual([`users/${user.id}/images/${body.accepted[0].imageId}`]);
+      expect(await storedObjectsOf(user.id)).toEqual([imageObjectKey(user.id, body.accepted[0].imageId)]);
       expect(stack.leftoverSpoolFiles()).toEqual([]);
     },
   );

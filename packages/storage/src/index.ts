@@ -17,6 +17,7 @@ export {
   objectKey,
   objectKeyProblem,
 } from './keys';
+export { imageObjectKey, userObjectPrefix } from './layout';
 export type {
   ByteRange,
   DownloadUrl,

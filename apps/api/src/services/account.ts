@@ -2,7 +2,7 @@ import { AppError } from '@renamer/contracts';
 import type { UserRepository } from '@renamer/db';
 import { quotaRemaining } from '@renamer/domain';
 import type { Logger } from '@renamer/service-kit';
-import type { ObjectStore } from '@renamer/storage';
+import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
 
 export interface AccountDeps {
   users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete'>;
@@ -10,9 +10,6 @@ export interface AccountDeps {
   logger: Logger;
   now?: () => Date;
 }
-
-/** Every object of a user lives under this prefix. */
-export const userObjectPrefix = (userId: string) => `users/${userId}`;
 
 export function createAccountService(deps: AccountDeps) {
   const now = deps.now ?? (() => new Date());

@@ -21,7 +21,7 @@ import {
 } from '@renamer/imaging';
 import type { BatchScheduler } from '@renamer/pipeline';
 import type { Logger } from '@renamer/service-kit';
-import { type ObjectStore, objectKey } from '@renamer/storage';
+import { imageObjectKey, type ObjectStore } from '@renamer/storage';
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -195,7 +195,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     try {
       // One at a time: memory and open files stay flat whatever the batch size.
       for (const { imageId, file, mimeType } of files) {
-        const key = objectKey('users', userId, 'images', imageId);
+        const key = imageObjectKey(userId, imageId);
         keys.push(key);
         const body = createReadStream(file.path);
         // Closed here too: a store that fails before reading it would leave the descriptor open.
