@@ -28,7 +28,7 @@ export function createAccountService(deps: AccountDeps) {
 
     /**
      * The rows go first (cascading to sessions, keys, batches and images), so the account is gone at
-     * once; objects follow. Objects left by a failure here are found by the orphaned-objects cleanup.
+     * once; objects follow. Objects a failure here leaves behind are only logged.
      */
     async delete(userId: string) {
       if (!(await deps.users.delete(userId))) throw new AppError('not_found', 'This account no longer exists.');

@@ -68,7 +68,7 @@ export function createBatchRepository(db: Database) {
       return row ?? null;
     },
 
-    /** Batches left in one of `statuses` since before `updatedBefore`, oldest first (stale-batch cleanup). */
+    /** Batches left in one of `statuses` since before `updatedBefore`, oldest first. */
     async listStale(
       statuses: readonly BatchStatus[],
       updatedBefore: Date,
