@@ -11,7 +11,7 @@ import {
   createRedis,
   exitOnBootFailure,
 } from '@renamer/service-kit';
-import { createMetadataAnalyzer } from './analysis/metadata-analyzer';
+import { createImageAnalyzer } from './analysis/create-image-analyzer';
 import { loadWorkerEnv } from './env';
 import { ANALYSIS_FAILED, analyzeImageHandler } from './handlers/analyze-image';
 import { processBatchHandler } from './handlers/process-batch';
@@ -49,7 +49,7 @@ try {
       batches: repositories.batches,
       store: platform.store,
       tracker,
-      analyzer: createMetadataAnalyzer(),
+      analyzer: createImageAnalyzer(),
       tempDir: env.WORK_DIR,
       delayMs: env.NODE_ENV === 'test' ? env.ANALYZE_TEST_DELAY_MS : 0,
     }),
