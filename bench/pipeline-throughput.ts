@@ -1,6 +1,6 @@
 /**
  * Throughput of the analysis pipeline: one API process and 1, then 2, worker processes
- * (WORKER_CONCURRENCY=4 each) on loopback; one batch of 200 distinct 800×600 JPEG photos is uploaded,
+ * (WORKER_CONCURRENCY=4 analyses at once each) on loopback; one batch of 200 distinct 800×600 JPEG photos is uploaded,
  * and the time from the upload's response to the batch reaching `completed` (polled every 100 ms on
  * GET /api/batch/:id/status) gives images per second. Every configuration has its own database, Redis
  * prefix, user and directories, and first runs a small warm-up batch so cold starts are not measured.

@@ -5,6 +5,7 @@ import {
   connectWs,
   getJson,
   type PipelineStack,
+  SLOW_WORKER_ENTRY,
   startPipelineStack,
   upload,
   waitForBatch,
@@ -23,8 +24,8 @@ beforeAll(async () => {
   apiB = await stack.startApi();
   // Two workers, slow enough that a client subscribing right after the upload sees every image change.
   await Promise.all([
-    stack.startWorker({ ANALYZE_TEST_DELAY_MS: '1200', WORKER_CONCURRENCY: '2' }),
-    stack.startWorker({ ANALYZE_TEST_DELAY_MS: '1200', WORKER_CONCURRENCY: '2' }),
+    stack.startWorker({ SLOW_ANALYSIS_MS: '1200', WORKER_CONCURRENCY: '2' }, SLOW_WORKER_ENTRY),
+    stack.startWorker({ SLOW_ANALYSIS_MS: '1200', WORKER_CONCURRENCY: '2' }, SLOW_WORKER_ENTRY),
   ]);
 }, 60_000);
 

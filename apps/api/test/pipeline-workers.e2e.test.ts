@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { photo } from './support/images';
-import { type PipelineStack, startPipelineStack, upload, waitForBatch } from './support/pipeline-stack';
+import {
+  type PipelineStack,
+  SLOW_WORKER_ENTRY,
+  startPipelineStack,
+  upload,
+  waitForBatch,
+} from './support/pipeline-stack';
 
 let stack: PipelineStack;
 let api: { url: string };
@@ -46,7 +52,7 @@ describe('many camera files with no words of their own', () => {
 describe('a worker killed in the middle of a job', () => {
   it('loses nothing: another worker runs the job again and the image ends ready', async () => {
     const owner = await stack.createUser();
-    const doomed = await stack.startWorker({ ANALYZE_TEST_DELAY_MS: '60000', WORKER_CONCURRENCY: '1' });
+    const doomed = await stack.startWorker({ SLOW_ANALYSIS_MS: '60000', WORKER_CONCURRENCY: '1' }, SLOW_WORKER_ENTRY);
     const { body } = await upload(api.url, owner.key, [
       { name: 'survivor.png', bytes: await photo('png', 900), type: 'image/png' },
     ]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createSessionRepository, createUserRepository } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
-import type { Job } from 'bullmq';
+import { createLogger } from '@renamer/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pruneSessionsHandler } from '../src/handlers/prune-sessions';
 
@@ -23,11 +23,9 @@ describe('prune-sessions job', () => {
     const old = await sessions.create({ userId: user.id, expiresAt: new Date('2002-01-01T00:00:00.000Z') });
     const recent = await sessions.create({ userId: user.id, expiresAt: new Date('2002-02-20T00:00:00.000Z') });
 
-    const handler = pruneSessionsHandler(
-      { deleteSessionsEndedBefore: (cutoff) => sessions.deleteEndedBefore(cutoff) },
-      () => now,
-    );
-    const result = (await handler.handle({ retentionDays: 30 }, {} as Job)) as { removed: number };
+    const handler = pruneSessionsHandler({ sessions, now: () => now });
+    const context = { logger: createLogger('worker-test', 'silent'), finalAttempt: false };
+    const result = await handler.handle({ retentionDays: 30 }, context);
 
     expect(result.removed).toBeGreaterThanOrEqual(1);
     const left = await client.sql<{ id: string }[]>`select id from sessions where user_id = ${user.id}`;

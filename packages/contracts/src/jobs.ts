@@ -3,19 +3,35 @@ import { z } from 'zod';
 export const QUEUE_NAMES = ['batches', 'images', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+export interface QueueSettings {
+  /** Jobs of this queue one worker process runs at once. */
+  concurrency: number;
+  /** At most `max` jobs of this queue start per `durationMs`, across every worker (BullMQ's limiter). */
+  rateLimit?: { max: number; durationMs: number };
+}
+
+/** How each queue runs: work of different shapes (CPU, a provider's rate, housekeeping) scales apart. */
+export const QUEUE_CATALOG: Readonly<Record<QueueName, QueueSettings>> = {
+  /** Batch coordination: a few short queries per job. */
+  batches: { concurrency: 4 },
+  /** Image analysis: decoding is CPU-bound, so a handful per process; `WORKER_CONCURRENCY` overrides it. */
+  images: { concurrency: 4 },
+  /** Scheduled upkeep (reconcile, prune): one at a time is plenty. */
+  maintenance: { concurrency: 1 },
+};
+
+export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
-  payload: P;
+  payload: S;
   /** A fixed id drops a second enqueue of the same work; BullMQ refuses `:` in custom ids. */
-  jobId?: (payload: z.infer<P>) => string;
+  jobId?: (payload: z.infer<S>) => string;
   attempts: number;
   backoffMs: number;
 }
 
-const define = <P extends z.ZodType>(definition: JobDefinition<P>) => definition;
+const define = <S extends z.ZodType>(definition: JobDefinition<S>) => definition;
 
-/** Every job the system runs: its queue, payload schema and retry policy. Workers must handle each one. */
-export const JOB_CATALOG = {
+const JOBS = {
   /** Parent of a batch's flow: runs once every child finished (failed children do not block it). */
   'process-batch': define({
     queue: 'batches',
@@ -44,8 +60,17 @@ export const JOB_CATALOG = {
     attempts: 3,
     backoffMs: 2_000,
   }),
-} as const;
+};
 
-export type JobName = keyof typeof JOB_CATALOG;
-export type JobPayload<N extends JobName> = z.infer<(typeof JOB_CATALOG)[N]['payload']>;
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
+
+/**
+ * Every job the system runs: its queue, payload schema and retry policy. Typed per name, so code generic
+ * in the name (`JOB_CATALOG[name].payload.parse`) still gets that job's payload type.
+ */
+export const JOB_CATALOG: { readonly [N in JobName]: JobDefinition<z.ZodType<JobPayload<N>>> } = JOBS;
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];
+
+/** A job name read from Redis is only a string: this tells whether the catalog knows it. */
+export const isJobName = (name: string): name is JobName => Object.hasOwn(JOB_CATALOG, name);

@@ -12,7 +12,7 @@ export const createFlowProducer = (connection: ConnectionOptions, redisPrefix: s
 
 function node<N extends JobName>({ name, payload }: CatalogJob<N>) {
   const definition = JOB_CATALOG[name];
-  const data = definition.payload.parse(payload) as JobPayload<N>;
+  const data = definition.payload.parse(payload);
   return { name, queueName: definition.queue, data, opts: jobOptions(name, data) };
 }
 

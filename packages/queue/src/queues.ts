@@ -17,8 +17,7 @@ export async function closeQueues(queues: Queues): Promise<void> {
 
 export function jobOptions<N extends JobName>(name: N, payload: JobPayload<N>) {
   const definition = JOB_CATALOG[name];
-  const fixedId = 'jobId' in definition ? (definition.jobId as (payload: JobPayload<N>) => string) : undefined;
-  const jobId = fixedId?.(payload);
+  const jobId = definition.jobId?.(payload);
   return {
     attempts: definition.attempts,
     backoff: { type: 'exponential' as const, delay: definition.backoffMs },
@@ -31,7 +30,7 @@ export function jobOptions<N extends JobName>(name: N, payload: JobPayload<N>) {
 /** Queues a job by its catalog name; the payload is checked against the catalog's schema first. */
 export async function enqueue<N extends JobName>(queues: Queues, name: N, payload: JobPayload<N>): Promise<Job> {
   const definition = JOB_CATALOG[name];
-  const data = definition.payload.parse(payload) as JobPayload<N>;
+  const data = definition.payload.parse(payload);
   return queues[definition.queue].add(name, data, jobOptions(name, data));
 }
 
@@ -43,7 +42,7 @@ export async function scheduleEvery<N extends JobName>(
   everyMs: number,
 ): Promise<void> {
   const definition = JOB_CATALOG[name];
-  const data = definition.payload.parse(payload) as JobPayload<N>;
+  const data = definition.payload.parse(payload);
   const { jobId: _fixedIdsDoNotRepeat, ...opts } = jobOptions(name, data);
   await queues[definition.queue].upsertJobScheduler(
     `${name}-every-${everyMs}`,

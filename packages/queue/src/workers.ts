@@ -1,75 +1,158 @@
-import { JOB_CATALOG, JOB_NAMES, type JobName, type JobPayload, type QueueName } from '@renamer/contracts';
+import {
+  isJobName,
+  JOB_CATALOG,
+  type JobName,
+  type JobPayload,
+  QUEUE_CATALOG,
+  QUEUE_NAMES,
+  type QueueName,
+  type QueueSettings,
+} from '@renamer/contracts';
 import { type ConnectionOptions, type Job, Worker } from 'bullmq';
+import type { Logger } from 'pino';
 import { bullPrefix } from './queues';
 
-export interface JobHandler<N extends JobName = JobName> {
-  name: N;
-  handle: (payload: JobPayload<N>, job: Job) => Promise<unknown>;
+export interface JobContext {
+  /** Carries `jobId` and the job's name, and `batchId` and `imageId` when the payload has them. */
+  logger: Logger;
+  /** Whether a failure now fails the job for good (no attempt is left). */
+  finalAttempt: boolean;
 }
 
-export const defineHandler = <N extends JobName>(handler: JobHandler<N>) => handler as unknown as JobHandler;
-
-/** A worker that cannot run every job in the catalog must not start: an unhandled job would wait forever. */
-export function assertHandlersCover(handlers: readonly JobHandler[], catalog: readonly string[] = JOB_NAMES): void {
-  const counts = new Map<string, number>();
-  for (const { name } of handlers) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const missing = catalog.filter((name) => !counts.has(name));
-  const doubled = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-  const unknown = [...counts.keys()].filter((name) => !catalog.includes(name));
-  const problems = [
-    missing.length ? `no handler for ${missing.join(', ')}` : '',
-    doubled.length ? `more than one handler for ${doubled.join(', ')}` : '',
-    unknown.length ? `handlers for jobs not in the catalog: ${unknown.join(', ')}` : '',
-  ].filter(Boolean);
-  if (problems.length) throw new Error(`Job handlers do not match the catalog: ${problems.join('; ')}`);
+export interface Handler<N extends JobName> {
+  /** Runs one attempt; a throw fails it, and the catalog's retry policy decides what follows. */
+  handle(payload: JobPayload<N>, context: JobContext): Promise<unknown>;
+  /**
+   * Runs once the job has failed for good, whether its last attempt threw or its workers died too often
+   * (the job stalled past the limit and never reached `handle`'s own failure path).
+   */
+  onFailedForGood?(payload: JobPayload<N>, context: JobContext, error: Error): Promise<void>;
 }
+
+/** One handler per catalog job: a missing or extra one is a compile error, not a start-up check. */
+export type JobHandlers = { readonly [N in JobName]: Handler<N> };
 
 export interface WorkerEvents {
   onCompleted?: (job: Job, durationMs: number) => void;
   onFailed?: (job: Job | undefined, error: Error) => void;
 }
 
-/** One BullMQ worker per queue that has handlers; each job's payload is validated against the catalog. */
-export function startWorkers(
-  handlers: readonly JobHandler[],
-  options: {
-    connection: ConnectionOptions;
-    redisPrefix: string;
-    concurrency?: number;
-    /** How long a job's lock lasts, and how often stalled jobs (their worker died) are looked for. */
-    lockDurationMs?: number;
-    stalledIntervalMs?: number;
-  } & WorkerEvents,
-): Worker[] {
-  assertHandlersCover(handlers);
-  const byQueue = new Map<QueueName, Map<string, JobHandler>>();
-  for (const handler of handlers) {
-    const queue = JOB_CATALOG[handler.name].queue;
-    byQueue.set(queue, (byQueue.get(queue) ?? new Map()).set(handler.name, handler));
+export interface WorkerPoolOptions extends WorkerEvents {
+  connection: ConnectionOptions;
+  redisPrefix: string;
+  logger: Logger;
+  /** This deployment's departures from the catalog's queue settings (e.g. analysis concurrency). */
+  queues?: { readonly [Q in QueueName]?: Partial<QueueSettings> };
+  /** How long a job's lock lasts, and how often stalled jobs (their worker died) are looked for. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface WorkerPool {
+  /** Starts taking jobs from every queue. */
+  run(): void;
+  /** Lets running jobs finish; BullMQ hands any left unfinished to another worker after the stalled check. */
+  close(): Promise<void>;
+}
+
+/** A job may stall (its worker died) this often and run again before it fails for good. */
+const MAX_STALLED_COUNT = 2;
+const CORRELATION_KEYS = ['batchId', 'imageId'] as const;
+
+function jobLogger(logger: Logger, job: Job): Logger {
+  const bindings: Record<string, unknown> = { jobId: job.id, job: job.name };
+  for (const key of CORRELATION_KEYS) {
+    if (typeof job.data?.[key] === 'string') bindings[key] = job.data[key];
   }
-  return [...byQueue].map(([queue, queueHandlers]) => {
+  return logger.child(bindings);
+}
+
+const isFinalAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+
+/** The catalog knows every name the compiler does; one arriving from Redis may be anything. */
+function catalogJobOn(queue: QueueName, name: string): JobName {
+  if (!isJobName(name) || JOB_CATALOG[name].queue !== queue) {
+    throw new Error(`job ${name} is not in the catalog of queue ${queue}`);
+  }
+  return name;
+}
+
+function runHandler<N extends JobName>(handlers: JobHandlers, name: N, job: Job, context: JobContext) {
+  const handler: Handler<N> = handlers[name];
+  return handler.handle(JOB_CATALOG[name].payload.parse(job.data), context);
+}
+
+async function settleFailedForGood<N extends JobName>(
+  handlers: JobHandlers,
+  name: N,
+  job: Job,
+  context: JobContext,
+  error: Error,
+) {
+  const handler: Handler<N> = handlers[name];
+  await handler.onFailedForGood?.(JOB_CATALOG[name].payload.parse(job.data), context, error);
+}
+
+/**
+ * One BullMQ worker per queue, each with its queue's concurrency and rate limit; every payload is
+ * validated against the catalog before its handler sees it. Workers start on `run()`.
+ */
+export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptions): WorkerPool {
+  const { logger } = options;
+
+  async function onFailed(job: Job | undefined, error: Error) {
+    options.onFailed?.(job, error);
+    if (!job) return logger.error({ err: error }, 'job failed');
+    const log = jobLogger(logger, job);
+    // A retried job is back in `delayed`; one that failed for good (last attempt, or stalled too often) stays failed.
+    const final = (await job.getState().catch(() => 'failed')) === 'failed';
+    log[final ? 'error' : 'warn']({ err: error, final }, 'job failed');
+    if (!final || !isJobName(job.name)) return;
+    await settleFailedForGood(handlers, job.name, job, { logger: log, finalAttempt: true }, error).catch((err) =>
+      log.error({ err }, 'settling a job that failed for good failed'),
+    );
+  }
+
+  const workers = QUEUE_NAMES.map((queue) => {
+    const settings = { ...QUEUE_CATALOG[queue], ...options.queues?.[queue] };
     const worker = new Worker(
       queue,
-      async (job) => {
-        const handler = queueHandlers.get(job.name);
-        if (!handler) throw new Error(`No handler for job ${job.name} on queue ${queue}`);
-        const payload = JOB_CATALOG[handler.name].payload.parse(job.data);
-        return handler.handle(payload as never, job);
+      (job) => {
+        const context = { logger: jobLogger(logger, job), finalAttempt: isFinalAttempt(job) };
+        return runHandler(handlers, catalogJobOn(queue, job.name), job, context);
       },
       {
         connection: options.connection,
         prefix: bullPrefix(options.redisPrefix),
-        concurrency: options.concurrency ?? 4,
-        ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
-        ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+        autorun: false,
+        concurrency: settings.concurrency,
+        ...(settings.rateLimit && {
+          limiter: { max: settings.rateLimit.max, duration: settings.rateLimit.durationMs },
+        }),
+        ...(options.lockDurationMs && { lockDuration: options.lockDurationMs }),
+        ...(options.stalledIntervalMs && { stalledInterval: options.stalledIntervalMs }),
         // A job whose worker died runs again (up to twice) instead of failing at the first stall.
-        maxStalledCount: 2,
+        maxStalledCount: MAX_STALLED_COUNT,
       },
     );
-    worker.on('completed', (job) =>
-      options.onCompleted?.(job, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())),
-    );
-    worker.on('failed', (job, error) => options.onFailed?.(job, error));
+    worker.on('completed', (job) => {
+      const durationMs = (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now());
+      options.onCompleted?.(job, durationMs);
+      jobLogger(logger, job).info({ durationMs }, 'job completed');
+    });
+    worker.on('failed', (job, error) => void onFailed(job, error));
+    worker.on('error', (err) => logger.error({ err, queue }, 'worker error'));
     return worker;
   });
+
+  return {
+    run() {
+      for (const worker of workers) {
+        worker.run().catch((err) => logger.error({ err, queue: worker.name }, 'worker stopped'));
+      }
+    },
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
 }

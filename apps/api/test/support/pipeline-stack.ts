@@ -21,6 +21,8 @@ import { buildApi } from '../../src/app';
 import { loadApiEnv } from '../../src/env';
 
 const WORKER_ENTRY = fileURLToPath(new URL('../../../worker/src/server.ts', import.meta.url));
+/** The worker with every analysis held `SLOW_ANALYSIS_MS` first, for tests that kill it mid-job or watch each change. */
+export const SLOW_WORKER_ENTRY = fileURLToPath(new URL('../../../worker/test/support/slow-worker.ts', import.meta.url));
 
 /** Answers of several shapes (bodies and problems) that the tests read field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: a test reads whichever fields the answer it expects has
@@ -78,9 +80,9 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
       return api;
     },
 
-    async startWorker(overrides: Record<string, string> = {}) {
+    async startWorker(overrides: Record<string, string> = {}, entry = WORKER_ENTRY) {
       const port = await freePort();
-      const worker = spawnService(WORKER_ENTRY, {
+      const worker = spawnService(entry, {
         ...env,
         WORKER_PORT: String(port),
         WORKER_LOCK_MS: '2000',

@@ -1,18 +1,21 @@
-import { defineHandler } from '@renamer/queue';
+import type { SessionRepository } from '@renamer/db';
+import type { Handler } from '@renamer/queue';
 
 export interface PruneSessionsDeps {
-  /** Deletes sessions that expired or were revoked before `cutoff`; returns how many. */
-  deleteSessionsEndedBefore(cutoff: Date): Promise<number>;
+  sessions: Pick<SessionRepository, 'deleteEndedBefore'>;
+  now?: () => Date;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Sessions are kept a while after they end (for audit); after the retention period they go. */
-export const pruneSessionsHandler = (deps: PruneSessionsDeps, now: () => Date = () => new Date()) =>
-  defineHandler({
-    name: 'prune-sessions',
-    handle: async ({ retentionDays }) => {
+export const pruneSessionsHandler = (deps: PruneSessionsDeps) =>
+  ({
+    async handle({ retentionDays }, { logger }) {
+      const now = deps.now ?? (() => new Date());
       const cutoff = new Date(now().getTime() - retentionDays * DAY_MS);
-      return { removed: await deps.deleteSessionsEndedBefore(cutoff) };
+      const removed = await deps.sessions.deleteEndedBefore(cutoff);
+      logger.info({ removed, cutoff }, 'ended sessions pruned');
+      return { removed };
     },
-  });
+  }) satisfies Handler<'prune-sessions'>;

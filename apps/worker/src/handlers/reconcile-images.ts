@@ -1,6 +1,6 @@
 import type { Image, ImageRepository } from '@renamer/db';
 import type { BatchScheduler } from '@renamer/pipeline';
-import { defineHandler } from '@renamer/queue';
+import type { Handler } from '@renamer/queue';
 
 export interface ReconcileDeps {
   images: Pick<ImageRepository, 'listStale'>;
@@ -18,9 +18,8 @@ const MAX_PAGES = 40;
  * is still waiting or running is left alone).
  */
 export const reconcileImagesHandler = (deps: ReconcileDeps) =>
-  defineHandler({
-    name: 'reconcile-images',
-    handle: async ({ olderThanSeconds }) => {
+  ({
+    async handle({ olderThanSeconds }, { logger }) {
       const now = deps.now ?? (() => new Date());
       const cutoff = new Date(now().getTime() - olderThanSeconds * 1000);
       let stale = 0;
@@ -38,6 +37,7 @@ export const reconcileImagesHandler = (deps: ReconcileDeps) =>
         if (images.length < PAGE_SIZE) break;
         after = images.at(-1);
       }
+      if (requeued > 0) logger.info({ stale, requeued }, 'images without a job queued again');
       return { stale, requeued };
     },
-  });
+  }) satisfies Handler<'reconcile-images'>;

@@ -1,0 +1,70 @@
+import type { AnalysisStep, StepInput, StepSignals } from './analysis-step';
+import { type DecodedImage, decodeImage } from './decoded-image';
+import type { Analysis, AnalysisContext, ImageAnalyzer, StepRecord } from './image-analyzer';
+import { nameCandidates } from './name-candidates';
+
+class StepTimeoutError extends Error {}
+
+/** Runs the step; past its timeout it is aborted and the step counts as timed out, whatever it does later. */
+async function runWithinTimeout(step: AnalysisStep, input: Omit<StepInput, 'signal'>): Promise<StepSignals> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new StepTimeoutError(`step ${step.name} timed out after ${step.timeoutMs} ms`);
+      controller.abort(error);
+      reject(error);
+    }, step.timeoutMs);
+  });
+  try {
+    return await Promise.race([step.run({ ...input, signal: controller.signal }), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The analyser as a list of steps over one local copy of the image, run in order. Each step's outcome
+ * is recorded as provenance; an optional step that fails or times out is skipped, a required one fails
+ * the attempt. Pixels are decoded at most once, by the first step that asks.
+ */
+export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyzer {
+  return {
+    async analyze(path: string, context: AnalysisContext): Promise<Analysis> {
+      let decoding: Promise<DecodedImage> | undefined;
+      const input = { path, context, decoded: () => (decoding ??= decodeImage(path)) };
+      const provenance: StepRecord[] = [];
+      // Later steps refine the header and the alt text; tags from every step add up.
+      let metadata: Analysis['metadata'] | undefined;
+      let altText: Analysis['altText'] = null;
+      const visionTags: Analysis['visionTags'] = [];
+      for (const step of steps) {
+        const started = performance.now();
+        const record = { step: step.name, source: step.source };
+        try {
+          const found = await runWithinTimeout(step, input);
+          metadata = found.metadata ?? metadata;
+          altText = found.altText ?? altText;
+          visionTags.push(...(found.visionTags ?? []));
+          provenance.push({ ...record, outcome: 'ok', durationMs: Math.round(performance.now() - started) });
+        } catch (error) {
+          if (!step.optional) throw error;
+          provenance.push({
+            ...record,
+            outcome: error instanceof StepTimeoutError ? 'timed-out' : 'failed',
+            durationMs: Math.round(performance.now() - started),
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      if (!metadata) throw new Error('no analysis step read the image header');
+      return {
+        metadata,
+        visionTags,
+        altText,
+        nameCandidates: nameCandidates(context, metadata),
+        provenance,
+      };
+    },
+  };
+}

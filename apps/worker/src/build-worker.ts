@@ -1,0 +1,99 @@
+import { createRepositories } from '@renamer/db';
+import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
+import {
+  closeQueues,
+  createFlowProducer,
+  createQueues,
+  createWorkerPool,
+  type JobHandlers,
+  scheduleEvery,
+} from '@renamer/queue';
+import { createHttpService, createMetrics, createRedis, type ServiceDeps } from '@renamer/service-kit';
+import { createImageAnalyzer } from './analysis/create-image-analyzer';
+import type { ImageAnalyzer } from './analysis/image-analyzer';
+import type { WorkerEnv } from './env';
+import { analyzeImageHandler } from './handlers/analyze-image';
+import { processBatchHandler } from './handlers/process-batch';
+import { pruneSessionsHandler } from './handlers/prune-sessions';
+import { reconcileImagesHandler } from './handlers/reconcile-images';
+import { createJobMetrics } from './job-metrics';
+
+export interface WorkerDeps extends ServiceDeps<WorkerEnv> {
+  /** The production analyser unless given (a test gives a slow one, to kill a worker mid-job). */
+  analyzer?: ImageAnalyzer;
+}
+
+export interface WorkerService {
+  /** Serves health and metrics first, so an operator sees why it is not ready; then takes jobs and keeps the schedules. */
+  start(): Promise<void>;
+  /** To run in order on shutdown: stop answering, let running jobs finish, then close the connections. */
+  closers: (() => Promise<unknown>)[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The worker's composition root: the service graph, one handler per catalog job, the BullMQ workers. */
+export function buildWorker({ env, logger, platform, analyzer = createImageAnalyzer() }: WorkerDeps): WorkerService {
+  const metrics = createMetrics('worker');
+  const http = createHttpService({ service: 'worker', logger, metrics, healthChecks: platform.healthChecks });
+  // BullMQ waits for Redis on a connection of its own; the platform's fails fast.
+  const bullConnection = createRedis(env.REDIS_URL, { lazyConnect: false }, logger);
+  const repositories = createRepositories(platform.db.db);
+  const queues = createQueues(bullConnection, env.REDIS_PREFIX);
+  const flows = createFlowProducer(bullConnection, env.REDIS_PREFIX);
+  const tracker = createBatchTracker({
+    batches: repositories.batches,
+    images: repositories.images,
+    publish: createProgressPublisher(platform.redis, env.REDIS_PREFIX),
+    onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
+  });
+
+  const handlers: JobHandlers = {
+    'process-batch': processBatchHandler({ tracker }),
+    'analyze-image': analyzeImageHandler({
+      images: repositories.images,
+      batches: repositories.batches,
+      store: platform.store,
+      tracker,
+      analyzer,
+      tempDir: env.WORK_DIR,
+    }),
+    'reconcile-images': reconcileImagesHandler({
+      images: repositories.images,
+      scheduler: createBatchScheduler({ flows, queues }),
+    }),
+    'prune-sessions': pruneSessionsHandler({ sessions: repositories.sessions }),
+  };
+  const pool = createWorkerPool(handlers, {
+    connection: bullConnection,
+    redisPrefix: env.REDIS_PREFIX,
+    logger,
+    queues: { images: { concurrency: env.WORKER_CONCURRENCY } },
+    lockDurationMs: env.WORKER_LOCK_MS,
+    stalledIntervalMs: env.WORKER_STALLED_CHECK_MS,
+    ...createJobMetrics(metrics),
+  });
+
+  return {
+    async start() {
+      await http.listen({ port: env.WORKER_PORT, host: env.HOST });
+      await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
+      pool.run();
+      await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
+      await scheduleEvery(
+        queues,
+        'reconcile-images',
+        { olderThanSeconds: env.RECONCILE_AFTER_SECONDS },
+        env.RECONCILE_EVERY_MS,
+      );
+    },
+    closers: [
+      () => http.close(),
+      () => pool.close(),
+      () => flows.close(),
+      () => closeQueues(queues),
+      async () => bullConnection.disconnect(),
+      () => platform.close(),
+    ],
+  };
+}

@@ -1,0 +1,19 @@
+import { closeOnSignals, createLogger, createPlatform, exitOnBootFailure } from '@renamer/service-kit';
+import { buildWorker, type WorkerDeps } from './build-worker';
+import { loadWorkerEnv } from './env';
+
+/** Beyond the job lock: a running job finishes, or its lock lapses and another worker takes it over. */
+const SHUTDOWN_MARGIN_MS = 5_000;
+
+/** The whole life of a worker process: parse env, build, close gracefully on SIGTERM/SIGINT, start. */
+export async function runWorker(overrides: Pick<WorkerDeps, 'analyzer'> = {}): Promise<void> {
+  try {
+    const env = loadWorkerEnv();
+    const logger = createLogger('worker', env.LOG_LEVEL);
+    const worker = buildWorker({ env, logger, platform: createPlatform(env, { logger }), ...overrides });
+    closeOnSignals(logger, worker.closers, env.WORKER_LOCK_MS + SHUTDOWN_MARGIN_MS);
+    await worker.start();
+  } catch (error) {
+    exitOnBootFailure('worker', error);
+  }
+}
