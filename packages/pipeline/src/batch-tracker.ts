@@ -1,8 +1,11 @@
-import type { ImageStatus } from '@renamer/contracts';
+import type { BatchStatusResponse, ImageStatus } from '@renamer/contracts';
 import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@renamer/domain';
 import { toBatchStatusView } from './batch-view';
 import type { PublishProgress } from './progress';
+
+/** Each conflict means another writer moved the batch meanwhile; after this many, the last read is reported as is. */
+const MAX_REFRESH_ROUNDS = 5;
 
 export interface ChangedImage {
   id: string;
@@ -29,17 +32,19 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   const now = deps.now ?? (() => new Date());
   const publish: PublishProgress = (event) => deps.publish(event).catch(deps.onPublishError);
 
-  async function refreshBatch(batchId: string) {
+  async function refreshBatch(batchId: string, roundsLeft = MAX_REFRESH_ROUNDS): Promise<BatchStatusResponse | null> {
     const batch = await deps.batches.findById(batchId);
     if (!batch) return null;
     const counts = await deps.images.countByStatus(batchId);
     let current = batch;
     // Each step is conditional on the status read, so two workers finishing the last images cannot undo
-    // each other: the loser re-reads what the winner wrote.
+    // each other. The loser starts over from fresh reads of the batch and its counts: the winner may have
+    // read older counts and moved the batch only as far as `processing`.
     for (const status of batchStatusPath(batch.status, deriveBatchStatus(counts, batch.status))) {
       const completedAt = FINISHED_BATCH_STATUSES.includes(status) ? now() : null;
       const updated = await deps.batches.update(batchId, { status, completedAt }, { expectStatus: [current.status] });
       if (!updated) {
+        if (roundsLeft > 1) return refreshBatch(batchId, roundsLeft - 1);
         current = (await deps.batches.findById(batchId)) ?? current;
         break;
       }
@@ -71,7 +76,7 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   }
 
   return {
-    refreshBatch,
+    refreshBatch: (batchId: string) => refreshBatch(batchId),
     /** Broadcasts the images' new statuses, then the batch's. */
     async imagesChanged(batchId: string, images: readonly ChangedImage[]) {
       for (const image of images) await publishImage(image);
