@@ -99,3 +99,28 @@ export function toPage<T extends KeysetPosition>(rows: T[], size: number): Page<
   const last = items.at(-1);
   return { items, nextCursor: rows.length > size && last ? encodeCursor(last) : null };
 }
+
+/** What keysetPage needs of a drizzle `$dynamic()` select whose rows are `Row`. */
+interface KeysetQuery<Row> extends PromiseLike<Row[]> {
+  where(condition: SQL | undefined): { orderBy(...order: SQL[]): { limit(count: number): PromiseLike<unknown[]> } };
+}
+
+/**
+ * One page of a `$dynamic()` select in (created_at, id) order, among the rows all `filters` match: the
+ * keyset query every list shares.
+ */
+export async function keysetPage<Row extends KeysetPosition>(
+  query: KeysetQuery<Row>,
+  columns: KeysetColumns,
+  params: PageParams,
+  direction: Direction,
+  ...filters: (SQL | undefined)[]
+): Promise<Page<Row>> {
+  const size = pageSize(params.limit);
+  // The dynamic builder's methods forget the row type the query was built with; it is the same rows.
+  const rows = (await query
+    .where(and(...filters, afterCursor(columns, params.cursor, direction)))
+    .orderBy(...keysetOrder(columns, direction))
+    .limit(size + 1)) as Row[];
+  return toPage(rows, size);
+}

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { keysetPage, type Page, type PageParams } from '../pagination';
 import { auditLog } from '../schema';
 
 export type AuditEntry = typeof auditLog.$inferSelect;
@@ -27,20 +27,14 @@ export function createAuditLogRepository(db: Database) {
 
     /** Newest first. */
     async list(params: AuditListParams = {}, tx?: Executor): Promise<Page<AuditEntry>> {
-      const size = pageSize(params.limit);
-      const rows = await (tx ?? db)
-        .select()
-        .from(auditLog)
-        .where(
-          and(
-            params.actorId ? eq(auditLog.actorId, params.actorId) : undefined,
-            params.action ? eq(auditLog.action, params.action) : undefined,
-            afterCursor(auditLog, params.cursor, 'desc'),
-          ),
-        )
-        .orderBy(...keysetOrder(auditLog, 'desc'))
-        .limit(size + 1);
-      return toPage(rows, size);
+      return keysetPage(
+        (tx ?? db).select().from(auditLog).$dynamic(),
+        auditLog,
+        params,
+        'desc',
+        params.actorId ? eq(auditLog.actorId, params.actorId) : undefined,
+        params.action ? eq(auditLog.action, params.action) : undefined,
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { BatchStatus } from '@renamer/contracts';
 import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { keysetPage, type Page, type PageParams } from '../pagination';
 import { batches } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
@@ -42,14 +42,13 @@ export function createBatchRepository(db: Database) {
 
     /** Newest first. */
     async listForUser(userId: string, params: PageParams = {}, tx?: Executor): Promise<Page<Batch>> {
-      const size = pageSize(params.limit);
-      const rows = await (tx ?? db)
-        .select()
-        .from(batches)
-        .where(and(eq(batches.userId, userId), afterCursor(batches, params.cursor, 'desc')))
-        .orderBy(...keysetOrder(batches, 'desc'))
-        .limit(size + 1);
-      return toPage(rows, size);
+      return keysetPage(
+        (tx ?? db).select().from(batches).$dynamic(),
+        batches,
+        params,
+        'desc',
+        eq(batches.userId, userId),
+      );
     },
 
     async update(

@@ -7,7 +7,7 @@ import {
 import { and, asc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
-import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { keysetOrder, keysetPage, type Page, type PageParams } from '../pagination';
 import { images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
@@ -87,21 +87,15 @@ export function createImageRepository(db: Database) {
       params: ImageListParams = {},
       tx?: Executor,
     ): Promise<Page<Image>> {
-      const size = pageSize(params.limit);
-      const rows = await (tx ?? db)
-        .select()
-        .from(images)
-        .where(
-          and(
-            eq(images.batchId, batchId),
-            eq(images.userId, userId),
-            params.status ? eq(images.status, params.status) : undefined,
-            afterCursor(images, params.cursor, 'asc'),
-          ),
-        )
-        .orderBy(...keysetOrder(images, 'asc'))
-        .limit(size + 1);
-      return toPage(rows, size);
+      return keysetPage(
+        (tx ?? db).select().from(images).$dynamic(),
+        images,
+        params,
+        'asc',
+        eq(images.batchId, batchId),
+        eq(images.userId, userId),
+        params.status ? eq(images.status, params.status) : undefined,
+      );
     },
 
     /** Every image of the batch in upload order (preview, ZIP, processing), optionally only some states. */

@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '@renamer/contracts';
-import { type AnyColumn, and, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { keysetPage, type Page, type PageParams } from '../pagination';
 import { payments } from '../schema';
 
 export type Payment = typeof payments.$inferSelect;
@@ -36,20 +36,14 @@ export function createPaymentRepository(db: Database) {
 
   /** Everyone's payments (admin), newest first, optionally filtered. */
   async function list(params: PaymentListParams = {}, tx?: Executor): Promise<Page<Payment>> {
-    const size = pageSize(params.limit);
-    const rows = await (tx ?? db)
-      .select()
-      .from(payments)
-      .where(
-        and(
-          params.userId ? eq(payments.userId, params.userId) : undefined,
-          params.status ? eq(payments.status, params.status) : undefined,
-          afterCursor(payments, params.cursor, 'desc'),
-        ),
-      )
-      .orderBy(...keysetOrder(payments, 'desc'))
-      .limit(size + 1);
-    return toPage(rows, size);
+    return keysetPage(
+      (tx ?? db).select().from(payments).$dynamic(),
+      payments,
+      params,
+      'desc',
+      params.userId ? eq(payments.userId, params.userId) : undefined,
+      params.status ? eq(payments.status, params.status) : undefined,
+    );
   }
 
   return {

@@ -1,9 +1,9 @@
 import type { Plan, Role } from '@renamer/contracts';
 import { quotaPeriod } from '@renamer/domain';
-import { and, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
-import { afterCursor, keysetOrder, type Page, type PageParams, pageSize, toPage } from '../pagination';
+import { keysetPage, type Page, type PageParams } from '../pagination';
 import { users } from '../schema';
 import { userColumns } from './user-columns';
 
@@ -151,22 +151,17 @@ export function createUserRepository(db: Database) {
     },
 
     async list(params: UserListParams = {}, tx?: Executor): Promise<Page<User>> {
-      const size = pageSize(params.limit);
-      const filters: (SQL | undefined)[] = [
-        afterCursor(users, params.cursor, 'desc'),
+      return keysetPage(
+        (tx ?? db).select(userColumns).from(users).$dynamic(),
+        users,
+        params,
+        'desc',
         params.search ? ilike(users.displayName, `%${escapeLikePattern(params.search)}%`) : undefined,
         params.emailHash ? eq(users.emailHash, params.emailHash) : undefined,
         params.plan ? eq(users.plan, params.plan) : undefined,
         params.role ? eq(users.role, params.role) : undefined,
         params.banned === undefined ? undefined : params.banned ? isNotNull(users.bannedAt) : isNull(users.bannedAt),
-      ];
-      const rows = await (tx ?? db)
-        .select(userColumns)
-        .from(users)
-        .where(and(...filters))
-        .orderBy(...keysetOrder(users, 'desc'))
-        .limit(size + 1);
-      return toPage(rows, size);
+      );
     },
 
     /**
