@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { hashApiKey, SESSION_COOKIE } from '@renamer/auth';
+import { authentication, authenticationOptions, hashApiKey, requireCredentials, SESSION_COOKIE } from '@renamer/auth';
 import { emailHash } from '@renamer/domain';
+import { createHttpService, createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthStack, browser, startAuthStack } from './support/auth-stack';
 
@@ -88,6 +89,19 @@ describe('sessions', () => {
     expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
   });
 
+  it.each([
+    ['PATCH', '/api/auth/me'],
+    ['POST', '/api/auth/api-keys'],
+  ])('refuses %s %s without credentials with 401 before looking at the body', async (method, path) => {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ unexpected: true }),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+
   it('refuses a tampered session token', async () => {
     const client = await signedIn();
     const token = client.jar.get(stack.apiUrl, SESSION_COOKIE)!;
@@ -131,6 +145,29 @@ describe('sessions', () => {
 });
 
 describe('CSRF for cookie-authenticated changes', () => {
+  it("accepts the API's token on another service set up by packages/auth, as the admin API is", async () => {
+    const other = createHttpService({ service: 'other', logger: createLogger('other', 'silent'), healthChecks: {} });
+    await other.register(authentication, authenticationOptions(stack.env, stack.repositories));
+    await other.register(requireCredentials, {
+      routes: async (scope) => {
+        scope.post('/api/admin/probe', async () => ({ ok: true }));
+      },
+    });
+    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = await signedIn();
+      const post = (csrf: string) =>
+        fetch(`${otherUrl}/api/admin/probe`, {
+          method: 'POST',
+          headers: { cookie: client.jar.headerFor(new URL(stack.apiUrl))!, 'x-csrf-token': csrf },
+        });
+      expect((await post('not-a-real-token')).status).toBe(403);
+      expect((await post(await client.csrfToken())).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a change without the token and accepts it with the token', async () => {
     const client = await signedIn();
     const without = await client.fetch('/api/auth/me', { method: 'PATCH', json: { displayName: 'Changed' } });

@@ -1,7 +1,8 @@
 import websocket from '@fastify/websocket';
+import { principalOf } from '@renamer/auth';
 import { AppError } from '@renamer/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ProgressHub } from '../ws/progress-hub';
+import type { ProgressHub } from '../../ws/progress-hub';
 
 export interface WsRoutesOptions {
   hub: ProgressHub;
@@ -9,11 +10,12 @@ export interface WsRoutesOptions {
   allowedOrigins: ReadonlySet<string>;
 }
 
-/** Checked on the HTTP upgrade request, so a refused client gets a plain HTTP answer and no socket. */
-function admitUpgrade(allowedOrigins: ReadonlySet<string>) {
+/**
+ * Checked on the HTTP upgrade request (after the credentials), so a refused client gets a plain HTTP
+ * answer and no socket.
+ */
+function admitOrigin(allowedOrigins: ReadonlySet<string>) {
   return async (request: FastifyRequest) => {
-    if (request.credentialFailure === 'banned') throw new AppError('banned', 'This account has been banned.');
-    if (!request.principal) throw new AppError('unauthenticated', 'Sign in or send an API key.');
     const origin = request.headers.origin;
     if (origin && !allowedOrigins.has(origin)) throw new AppError('forbidden', 'This origin may not connect.');
   };
@@ -23,8 +25,12 @@ export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: Ws
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   app.get(
     '/api/ws',
-    { websocket: true, schema: { hide: true }, preValidation: admitUpgrade(allowedOrigins) },
+    { websocket: true, schema: { hide: true }, onRequest: admitOrigin(allowedOrigins) },
     (socket, request) =>
-      hub.accept(socket, request.principal!.user.id, () => app.credentialsStillValid(request).catch(() => true)),
+      hub.accept(socket, {
+        userId: principalOf(request).user.id,
+        log: request.log,
+        credentialsStillValid: () => app.credentialsStillValid(request).catch(() => true),
+      }),
   );
 }
