@@ -50,7 +50,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
   };
   await app.register(cookie, { secret: options.secret });
   await app.register(jwt, { secret: options.secret });
-  await app.register(csrf, csrfOptions(cookieOptions));
+  await app.register(csrf, csrfOptions(options.secret, cookieOptions));
 
   const resolveCredentials = createCredentialResolver({
     sessions: options.sessions,
