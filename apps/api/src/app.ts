@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import websocket from '@fastify/websocket';
 import { authentication, authenticationOptions, requireCredentials } from '@renamer/auth';
 import { createHttpService, createMetrics } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
@@ -35,6 +36,9 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   registerHubMetrics(metrics, services.progressHub);
 
   await app.register(helmet, { global: true });
+  // At the root: its hooks must see an upgrade request before the guard refuses it, or the refused
+  // upgrade's socket is never closed.
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   await registerOpenApi(app, API_VERSION);
   await app.register(authentication, authenticationOptions(env, services.repositories));
   await registerRateLimit(app, {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthStack, startAuthStack } from './support/auth-stack';
@@ -76,4 +77,33 @@ describe('credentials by default', () => {
     expect(routes).toContain('GET /api/admin/health');
     expect(open).toEqual(['GET /health/live', 'GET /health/ready', 'GET /metrics']);
   });
+
+  it('refuses a WebSocket upgrade without credentials with 401, and closes the connection', async () => {
+    const { port } = new URL(stack.apiUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          [
+            'GET /api/ws HTTP/1.1',
+            'Host: 127.0.0.1',
+            'Connection: Upgrade',
+            'Upgrade: websocket',
+            'Sec-WebSocket-Version: 13',
+            `Sec-WebSocket-Key: ${randomUUID().replaceAll('-', '').slice(0, 22)}==`,
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      let raw = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => {
+        raw += chunk;
+      });
+      socket.on('close', () => resolve(raw));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('"code":"unauthenticated"');
+  }, 5_000);
 });

@@ -1,4 +1,3 @@
-import websocket from '@fastify/websocket';
 import { principalOf } from '@renamer/auth';
 import { AppError } from '@renamer/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,7 +21,6 @@ function admitOrigin(allowedOrigins: ReadonlySet<string>) {
 }
 
 export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: WsRoutesOptions) {
-  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   app.get(
     '/api/ws',
     { websocket: true, schema: { hide: true }, onRequest: admitOrigin(allowedOrigins) },
