@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import { authentication } from '@renamer/auth';
+import { authentication, authenticationOptions, requireCredentials } from '@renamer/auth';
 import { createRepositories } from '@renamer/db';
 import { closeQueues, createQueues } from '@renamer/queue';
 import { createHttpService, type ServiceDeps } from '@renamer/service-kit';
@@ -22,12 +22,12 @@ export async function buildAdminApi({ env, logger, platform }: AdminDeps): Promi
   app.addHook('onClose', () => closeQueues(queues));
 
   await app.register(helmet, { global: true });
-  await app.register(authentication, {
-    secret: env.SESSION_SECRET,
-    secureCookies: env.NODE_ENV !== 'development',
-    sessions: repositories.sessions,
-    apiKeys: repositories.apiKeys,
+  await app.register(authentication, authenticationOptions(env, repositories));
+  await app.register(requireCredentials, {
+    role: 'admin',
+    routes: async (admin) => {
+      await admin.register(adminHealthRoutes, { healthChecks: platform.healthChecks, queues });
+    },
   });
-  await app.register(adminHealthRoutes, { healthChecks: platform.healthChecks, queues });
   return app;
 }

@@ -1,22 +1,28 @@
 import helmet from '@fastify/helmet';
-import { authentication } from '@renamer/auth';
-import { createRepositories } from '@renamer/db';
-import { createHttpService, createMetrics, type ServiceDeps } from '@renamer/service-kit';
+import websocket from '@fastify/websocket';
+import { authentication, authenticationOptions, requireCredentials } from '@renamer/auth';
+import { createHttpService, createMetrics } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
-import type { ApiEnv } from './env';
-import { registerAccountModule } from './modules/accounts';
-import { registerBatchModule } from './modules/batches';
-import { registerProgressModule } from './modules/progress';
+import { type ApiDeps, createApiServices } from './api-services';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRateLimit } from './plugins/rate-limit';
+import { accountRoutes } from './routes/account';
+import { apiKeyRoutes } from './routes/api-keys';
+import { batchRoutes } from './routes/batches';
 import { filesRoutes } from './routes/files';
-
-export type ApiDeps = ServiceDeps<ApiEnv>;
+import { signInRoutes } from './routes/sign-in';
+import { wsRoutes } from './routes/ws';
+import { registerHubMetrics } from './ws/hub-metrics';
 
 export const API_VERSION = '0.1.0';
 
-/** The HTTP API: external plugins first, then the app's modules (services and their routes). */
-export async function buildApi({ env, logger, platform }: ApiDeps): Promise<FastifyInstance> {
+/**
+ * The HTTP API's composition root: the service graph once, then external plugins, then routes, each
+ * given the services it uses. Every route needs credentials except the public ones registered first
+ * (and /health/*, /metrics and the OpenAPI document, which come with the service and its plugins).
+ */
+export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
+  const { env, logger, platform } = deps;
   const metrics = createMetrics('api');
   const app = createHttpService({
     service: 'api',
@@ -25,17 +31,16 @@ export async function buildApi({ env, logger, platform }: ApiDeps): Promise<Fast
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
   });
-  const repositories = createRepositories(platform.db.db);
-  const deps = { env, logger, platform, repositories, metrics };
+  const services = createApiServices(deps);
+  app.addHook('onClose', services.close);
+  registerHubMetrics(metrics, services.progressHub);
 
   await app.register(helmet, { global: true });
+  // At the root: its hooks must see an upgrade request before the guard refuses it, or the refused
+  // upgrade's socket is never closed.
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   await registerOpenApi(app, API_VERSION);
-  await app.register(authentication, {
-    secret: env.SESSION_SECRET,
-    secureCookies: env.NODE_ENV !== 'development',
-    sessions: repositories.sessions,
-    apiKeys: repositories.apiKeys,
-  });
+  await app.register(authentication, authenticationOptions(env, services.repositories));
   await registerRateLimit(app, {
     redis: platform.redis,
     redisPrefix: env.REDIS_PREFIX,
@@ -43,9 +48,30 @@ export async function buildApi({ env, logger, platform }: ApiDeps): Promise<Fast
     signInPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
   });
 
-  await registerAccountModule(app, deps);
-  const batches = await registerBatchModule(app, deps);
-  await registerProgressModule(app, deps, batches);
+  // Public.
+  await app.register(signInRoutes, {
+    oidc: services.oidc,
+    signIn: services.signIn,
+    publicUrl: env.PUBLIC_URL,
+    secureCookies: env.NODE_ENV !== 'development',
+    sessionTtlSeconds: env.SESSION_TTL,
+  });
   await app.register(filesRoutes, { store: platform.store, signingSecret: env.SESSION_SECRET });
+
+  // Everything else.
+  await app.register(requireCredentials, {
+    routes: async (signedIn) => {
+      await signedIn.register(accountRoutes, { account: services.account, signIn: services.signIn });
+      await signedIn.register(apiKeyRoutes, { apiKeys: services.apiKeys });
+      await signedIn.register(batchRoutes, { batches: services.batches, uploads: services.uploads });
+      await signedIn.register(wsRoutes, {
+        hub: services.progressHub,
+        allowedOrigins: new Set([
+          new URL(env.PUBLIC_URL).origin,
+          ...env.WS_ALLOWED_ORIGINS.map((url) => new URL(url).origin),
+        ]),
+      });
+    },
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { ApiKey, User } from '@renamer/db';
+import type { AccountService } from './services/account';
 
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
@@ -10,6 +11,15 @@ export const toProfile = (user: User) => ({
   role: user.role,
   quota: user.quota,
   createdAt: iso(user.createdAt),
+});
+
+export const toQuota = (plan: User['plan'], usage: Awaited<ReturnType<AccountService['quota']>>) => ({
+  plan,
+  quota: usage.quota,
+  used: usage.used,
+  remaining: usage.remaining,
+  periodStart: iso(usage.periodStart),
+  periodEnd: iso(usage.periodEnd),
 });
 
 export const toApiKeySummary = (key: ApiKey) => ({

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { hashApiKey, SESSION_COOKIE } from '@renamer/auth';
+import {
+  authentication,
+  authenticationOptions,
+  CSRF_COOKIE,
+  hashApiKey,
+  requireCredentials,
+  SESSION_COOKIE,
+} from '@renamer/auth';
 import { emailHash } from '@renamer/domain';
+import { createHttpService, createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthStack, browser, startAuthStack } from './support/auth-stack';
 
@@ -88,6 +96,19 @@ describe('sessions', () => {
     expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
   });
 
+  it.each([
+    ['PATCH', '/api/auth/me'],
+    ['POST', '/api/auth/api-keys'],
+  ])('refuses %s %s without credentials with 401 before looking at the body', async (method, path) => {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ unexpected: true }),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+
   it('refuses a tampered session token', async () => {
     const client = await signedIn();
     const token = client.jar.get(stack.apiUrl, SESSION_COOKIE)!;
@@ -131,6 +152,65 @@ describe('sessions', () => {
 });
 
 describe('CSRF for cookie-authenticated changes', () => {
+  const rename = (client: ReturnType<typeof browser>, csrf: string) =>
+    client.fetch('/api/auth/me', { method: 'PATCH', json: { displayName: 'Renamed' }, csrf });
+
+  /** The victim's session cookie with the `_csrf` cookie an attacker planted beside it. */
+  function plantedBeside(victim: ReturnType<typeof browser>, attacker: ReturnType<typeof browser>) {
+    const session = victim.jar.get(stack.apiUrl, SESSION_COOKIE);
+    const planted = attacker.jar.get(stack.apiUrl, CSRF_COOKIE);
+    return { cookie: `${SESSION_COOKIE}=${session}; ${CSRF_COOKIE}=${planted}` };
+  }
+
+  it.each([
+    ['a visitor who is not signed in', async () => browser(stack.apiUrl)],
+    ['another signed-in user', () => signedIn()],
+  ])('refuses a token and cookie minted for %s, planted beside a session', async (_who, makeAttacker) => {
+    const victim = await signedIn();
+    const attacker = await makeAttacker();
+    const token = await attacker.csrfToken();
+    const forged = await fetch(`${stack.apiUrl}/api/auth/me`, {
+      method: 'PATCH',
+      headers: { ...plantedBeside(victim, attacker), 'x-csrf-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ displayName: 'Forged' }),
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toMatchObject({ code: 'forbidden' });
+    expect((await me(victim)).body.displayName).toBe('Test Person');
+  });
+
+  it('refuses a token minted before sign-in, and accepts one minted for the session', async () => {
+    const client = browser(stack.apiUrl);
+    const beforeSignIn = await client.csrfToken();
+    await stack.signIn(uniqueEmail('early'), 'Early Bird', '/after-sign-in', client.jar);
+    expect((await rename(client, beforeSignIn)).status).toBe(403);
+    expect((await me(client)).body.displayName).toBe('Early Bird');
+    expect((await rename(client, await client.csrfToken())).status).toBe(200);
+  });
+
+  it("accepts the API's token on another service set up by packages/auth, as the admin API is", async () => {
+    const other = createHttpService({ service: 'other', logger: createLogger('other', 'silent'), healthChecks: {} });
+    await other.register(authentication, authenticationOptions(stack.env, stack.repositories));
+    await other.register(requireCredentials, {
+      routes: async (scope) => {
+        scope.post('/api/admin/probe', async () => ({ ok: true }));
+      },
+    });
+    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = await signedIn();
+      const post = (csrf: string) =>
+        fetch(`${otherUrl}/api/admin/probe`, {
+          method: 'POST',
+          headers: { cookie: client.jar.headerFor(new URL(stack.apiUrl))!, 'x-csrf-token': csrf },
+        });
+      expect((await post('not-a-real-token')).status).toBe(403);
+      expect((await post(await client.csrfToken())).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a change without the token and accepts it with the token', async () => {
     const client = await signedIn();
     const without = await client.fetch('/api/auth/me', { method: 'PATCH', json: { displayName: 'Changed' } });

@@ -45,7 +45,9 @@ describe('signed file links of the filesystem store', () => {
   it('refuses a tampered link with 403', async () => {
     const link = await platform.store.downloadUrl('tests/files/photo.jpg', { expiresInSeconds: 60 });
     const path = pathOf(link.url);
-    const tampered = `${path.slice(0, -2)}${path.endsWith('A') ? 'B' : 'A'}${path.slice(-1)}`;
+    // In the middle: a base64url string's last characters can carry only padding bits.
+    const at = Math.floor(path.length / 2);
+    const tampered = `${path.slice(0, at)}${path[at] === 'A' ? 'B' : 'A'}${path.slice(at + 1)}`;
     const res = await app.inject({ url: tampered });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'forbidden' });

@@ -1,12 +1,11 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import jwt from '@fastify/jwt';
-import { AppError } from '@renamer/contracts';
 import type { ApiKeyRepository, SessionRepository } from '@renamer/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createCredentialResolver, SESSION_COOKIE, type SessionClaims } from './credentials';
-import type { Principal } from './principal';
+import { csrfOptions } from './csrf';
 
 export interface AuthPluginOptions {
   secret: string;
@@ -16,14 +15,21 @@ export interface AuthPluginOptions {
   apiKeys: Pick<ApiKeyRepository, 'findActiveByHash' | 'touchLastUsed'>;
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The options every service registers `authentication` with: same secret, same cookies, same CSRF tokens. */
+export function authenticationOptions(
+  env: { SESSION_SECRET: string; NODE_ENV: string },
+  repositories: Pick<AuthPluginOptions, 'sessions' | 'apiKeys'>,
+): AuthPluginOptions {
+  return {
+    secret: env.SESSION_SECRET,
+    secureCookies: env.NODE_ENV !== 'development',
+    sessions: repositories.sessions,
+    apiKeys: repositories.apiKeys,
+  };
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: 401 without valid credentials, 403 `banned`; CSRF for cookie-authenticated changes. */
-    authenticate: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
-    /** preHandler, after `authenticate`: 403 unless the caller is an admin. */
-    requireAdmin: (request: FastifyRequest) => Promise<void>;
     issueSession: (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => Promise<void>;
     clearSession: (reply: FastifyReply) => void;
     /** Whether the credentials `request` came with are still valid now (long-lived connections re-check). */
@@ -31,12 +37,10 @@ declare module 'fastify' {
   }
 }
 
-/** The caller of a route guarded by `authenticate`. */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new AppError('unauthenticated');
-  return request.principal;
-}
-
+/**
+ * Cookies, session tokens and CSRF for the whole service, and the caller (`request.principal`) resolved from
+ * whatever credentials a request presents. Refusing requests is `requireCredentials`'s job.
+ */
 async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
   const cookieOptions = {
     httpOnly: true,
@@ -46,11 +50,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
   };
   await app.register(cookie, { secret: options.secret });
   await app.register(jwt, { secret: options.secret });
-  await app.register(csrf, {
-    sessionPlugin: '@fastify/cookie',
-    cookieOpts: { ...cookieOptions, signed: true },
-    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
-  });
+  await app.register(csrf, csrfOptions(options.secret, cookieOptions));
 
   const resolveCredentials = createCredentialResolver({
     sessions: options.sessions,
@@ -60,7 +60,8 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
 
   app.decorateRequest('principal', null);
   app.decorateRequest('credentialFailure', null);
-  // Resolved for every request that presents credentials, so per-user rate limits can key on the user.
+  // Resolved for every request that presents credentials, so per-user rate limits can key on the user
+  // and a CSRF token can be bound to the session on a public route.
   app.addHook('onRequest', async (request) => {
     const result = await resolveCredentials(request);
     if (!result) return;
@@ -68,23 +69,9 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
     else request.credentialFailure = result.failure;
   });
 
-  // Callback style, so that csrfProtection can answer its own 403 through the error handler.
-  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (request.credentialFailure === 'banned') return done(new AppError('banned', 'This account has been banned.'));
-    if (!request.principal) return done(new AppError('unauthenticated', 'Sign in or send an API key.'));
-    if (request.principal.via === 'session' && STATE_CHANGING.has(request.method)) {
-      return app.csrfProtection(request, reply, done);
-    }
-    done();
-  });
-
   app.decorate('credentialsStillValid', async (request: FastifyRequest) => {
     const result = await resolveCredentials(request);
     return result !== null && 'principal' in result;
-  });
-
-  app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    if (principalOf(request).user.role !== 'admin') throw new AppError('forbidden', 'This needs the admin role.');
   });
 
   app.decorate('issueSession', async (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => {

@@ -1,4 +1,7 @@
 export * from './api-key-secret';
 export * from './auth-plugin';
 export * from './credentials';
+export * from './csrf';
+export * from './openapi-security';
 export * from './principal';
+export * from './require-credentials';

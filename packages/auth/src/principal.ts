@@ -1,4 +1,6 @@
+import { AppError } from '@renamer/contracts';
 import type { User } from '@renamer/db';
+import type { FastifyRequest } from 'fastify';
 
 /** Who is calling, and how they proved it. */
 export type Principal =
@@ -13,4 +15,10 @@ declare module 'fastify' {
     principal: Principal | null;
     credentialFailure: CredentialFailure | null;
   }
+}
+
+/** The caller of a route behind `requireCredentials`. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated');
+  return request.principal;
 }

@@ -22,6 +22,9 @@ export const ERROR_CODES = {
   link_expired: { status: 410, title: 'Link expired' },
   rate_limited: { status: 429, title: 'Too many requests' },
   payments_not_configured: { status: 503, title: 'Payments not configured' },
+  request_timeout: { status: 408, title: 'Request timeout' },
+  uri_too_long: { status: 414, title: 'URI too long' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   internal: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

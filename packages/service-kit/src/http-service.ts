@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
 import { createMetrics, type Metrics, registerMetrics } from './metrics';
-import { registerProblemHandlers } from './problem';
+import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
 
 export interface HttpServiceOptions {
   logger: Logger;
@@ -20,7 +20,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * The Fastify instance every service starts from: request ids (taken from `x-request-id` when sane) on
- * every log line and answer, zod validation, problem+json errors, health and Prometheus metrics.
+ * every log line and answer, zod validation, problem+json errors (those Node and Fastify raise before a
+ * route runs included), health and Prometheus metrics.
  */
 export function createHttpService(options: HttpServiceOptions): FastifyInstance {
   const app = Fastify({
@@ -35,6 +36,8 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
     return503OnClosing: true,
     // Signed download tokens travel as one path segment.
     routerOptions: { maxParamLength: 4096 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: createClientErrorHandler(options.logger),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import {
   AppError,
   ERROR_CODES,
@@ -7,8 +10,9 @@ import {
   type ProblemFieldError,
   problemTypeUri,
 } from '@renamer/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Logger } from './logger';
 
 export function buildProblem(
   code: ErrorCode,
@@ -24,7 +28,7 @@ export function sendProblem(reply: FastifyReply, problem: Problem, headers: Reco
   return reply.code(problem.status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem);
 }
 
-/** Fastify's own client errors (bad JSON, wrong content type, body too large) mapped onto our codes. */
+/** Fastify's own client errors (bad JSON or URL, wrong content type, body or parameter too large) mapped onto our codes. */
 const FASTIFY_STATUS_TO_CODE: Record<number, ErrorCode> = {
   400: 'validation_failed',
   401: 'unauthenticated',
@@ -32,6 +36,7 @@ const FASTIFY_STATUS_TO_CODE: Record<number, ErrorCode> = {
   404: 'not_found',
   409: 'conflict',
   413: 'file_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
@@ -55,14 +60,61 @@ function toProblem(error: FastifyError | AppError | Error, request: FastifyReque
   );
 }
 
+function answerProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  const problem = toProblem(error, request);
+  if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
+  return sendProblem(reply, problem, error instanceof AppError ? error.headers : {});
+}
+
+/**
+ * Fastify's `frameworkErrors`: a malformed percent-encoding or an over-long parameter in the path, found
+ * while routing, so before any hook (the one that sets `x-request-id` included) has run.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  return answerProblem(error, request, reply);
+}
+
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'headers_too_large',
+    detail: 'The request headers are larger than this service accepts.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', detail: 'The request headers did not arrive in time.' },
+};
+const NOT_HTTP = { code: 'validation_failed', detail: 'The request is not valid HTTP.' } as const;
+
+/**
+ * Fastify's `clientErrorHandler`: Node could not parse the request, so there is no request to take an id
+ * from and no reply; the problem document is written on the socket, which is then closed.
+ */
+export function createClientErrorHandler(logger: Logger) {
+  return (error: ConnectionError, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const { code, detail } = CLIENT_ERRORS[error.code] ?? NOT_HTTP;
+    const requestId = randomUUID();
+    const problem = buildProblem(code, detail, requestId);
+    logger.info({ requestId, code, err: error }, 'request refused');
+    const body = JSON.stringify(problem);
+    socket.end(
+      [
+        `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
+        `content-type: ${PROBLEM_CONTENT_TYPE}`,
+        `content-length: ${Buffer.byteLength(body)}`,
+        `x-request-id: ${requestId}`,
+        'connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+      () => socket.destroy(),
+    );
+  };
+}
+
 /** One error handler for every service: every failure is answered as application/problem+json. */
 export function registerProblemHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const problem = toProblem(error, request);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
-    return sendProblem(reply, problem, error instanceof AppError ? error.headers : {});
-  });
+  app.setErrorHandler(answerProblem);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
       reply,

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { AppError, Problem } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,6 +7,7 @@ import { z } from 'zod';
 import { createHttpService, createLogger } from '../src';
 
 let app: FastifyInstance;
+let baseUrl: string;
 let storageUp = true;
 
 beforeAll(async () => {
@@ -33,7 +35,7 @@ beforeAll(async () => {
       id: req.params.id,
     }),
   );
-  await app.ready();
+  baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(() => app.close());
@@ -92,6 +94,87 @@ describe('problem+json answers', () => {
     expect(kept.headers['x-request-id']).toBe('trace-abc.123');
     const replaced = await app.inject({ url: '/nowhere', headers: { 'x-request-id': 'bad id\n<script>' } });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+/** Writes `request` on a raw connection and reads the whole answer (the server closes the connection). */
+function rawExchange(request: string, onConnected?: (socket: ReturnType<typeof connect>) => void) {
+  const { port } = new URL(baseUrl);
+  return new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(request);
+      onConnected?.(socket);
+    });
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      raw += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+function expectRawProblem(answer: Awaited<ReturnType<typeof rawExchange>>, status: number, code: string) {
+  expect(answer.status).toBe(status);
+  expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+  const body = Problem.parse(JSON.parse(answer.body));
+  expect(body).toMatchObject({ status, code });
+  expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(answer.headers['x-request-id']).toBe(body.requestId);
+}
+
+describe('errors raised before a route runs', () => {
+  it('answers a malformed percent-encoding in the path with a 400 problem carrying the request id', async () => {
+    const res = await fetch(`${baseUrl}/echo/%E0%A4%A`, { headers: { 'x-request-id': 'bad-url-1' } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(Problem.parse(await res.json())).toMatchObject({ code: 'validation_failed', requestId: 'bad-url-1' });
+    expect(res.headers.get('x-request-id')).toBe('bad-url-1');
+  });
+
+  it('answers an over-long path parameter with a 414 problem', async () => {
+    const res = await fetch(`${baseUrl}/echo/${'a'.repeat(5000)}`, { method: 'POST' });
+    expect(res.status).toBe(414);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = Problem.parse(await res.json());
+    expect(body).toMatchObject({ status: 414, code: 'uri_too_long' });
+    expect(body.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('answers oversized headers with a 431 problem over the raw connection', async () => {
+    const answer = await rawExchange(`GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectRawProblem(answer, 431, 'headers_too_large');
+  });
+
+  it('answers a request that is not HTTP with a 400 problem', async () => {
+    const answer = await rawExchange('HELLO THERE\r\n\r\n');
+    expectRawProblem(answer, 400, 'validation_failed');
+  });
+
+  it('answers a client too slow to send its headers with a 408 problem', async () => {
+    // What Node does when `headersTimeout` passes, without waiting for its connection checks.
+    app.server.once('connection', (socket) => {
+      setTimeout(
+        () =>
+          app.server.emit(
+            'clientError',
+            Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+            socket,
+          ),
+        50,
+      );
+    });
+    const answer = await rawExchange('GET /health/live HTTP/1.1\r\nHost: x\r\n');
+    expectRawProblem(answer, 408, 'request_timeout');
   });
 });
 

@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { SECURITY_SCHEMES } from '@renamer/auth';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
@@ -14,17 +15,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         version,
         description: 'Bulk image renaming. The contract is docs/api.md; errors are RFC 9457 problem documents.',
       },
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'session' },
-          apiKey: { type: 'http', scheme: 'bearer' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }
-
-/** OpenAPI security of routes that take a session cookie or an API key. */
-export const SIGNED_IN: Record<string, string[]>[] = [{ session: [] }, { apiKey: [] }];

@@ -1,13 +1,12 @@
 import { AppError } from '@renamer/contracts';
 import type { UserRepository } from '@renamer/db';
 import { quotaRemaining } from '@renamer/domain';
-import type { Logger } from '@renamer/service-kit';
 import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
+import type { CallLog } from './call-log';
 
 export interface AccountDeps {
   users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete'>;
   store: Pick<ObjectStore, 'deletePrefix'>;
-  logger: Logger;
   now?: () => Date;
 }
 
@@ -30,11 +29,13 @@ export function createAccountService(deps: AccountDeps) {
      * The rows go first (cascading to sessions, keys, batches and images), so the account is gone at
      * once; objects follow. Objects a failure here leaves behind are only logged.
      */
-    async delete(userId: string) {
+    async delete(userId: string, log: CallLog) {
       if (!(await deps.users.delete(userId))) throw new AppError('not_found', 'This account no longer exists.');
       await deps.store.deletePrefix(userObjectPrefix(userId)).catch((err) => {
-        deps.logger.error({ err, userId }, 'objects of a deleted account were not all removed');
+        log.error({ err, userId }, 'objects of a deleted account were not all removed');
       });
     },
   };
 }
+
+export type AccountService = ReturnType<typeof createAccountService>;

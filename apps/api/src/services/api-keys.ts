@@ -35,3 +35,5 @@ export function createApiKeyService(deps: {
     },
   };
 }
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

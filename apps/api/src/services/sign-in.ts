@@ -1,3 +1,4 @@
+import type { Principal } from '@renamer/auth';
 import { AppError } from '@renamer/contracts';
 import type { SessionRepository, User, UserRepository } from '@renamer/db';
 import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
@@ -7,7 +8,7 @@ export const DEFAULT_DISPLAY_NAME = 'Renamer user';
 
 export interface SignInDeps {
   users: Pick<UserRepository, 'upsertOnSignIn'>;
-  sessions: Pick<SessionRepository, 'create'>;
+  sessions: Pick<SessionRepository, 'create' | 'revoke'>;
   adminEmailHashes: ReadonlySet<string>;
   sessionTtlSeconds: number;
   now?: () => Date;
@@ -15,8 +16,8 @@ export interface SignInDeps {
 
 /**
  * First sign-in creates the user (plan basic, its quota, role user, or admin when the email is in
- * ADMIN_EMAILS); every sign-in opens a session. Only the subject, a display name and the email's hash
- * are kept.
+ * ADMIN_EMAILS); every sign-in opens a session, and signing out revokes it. Only the subject, a display
+ * name and the email's hash are kept.
  */
 export function createSignInService(deps: SignInDeps) {
   const now = deps.now ?? (() => new Date());
@@ -50,5 +51,12 @@ export function createSignInService(deps: SignInDeps) {
       });
       return { user: user as User, session, created };
     },
+
+    /** Ends the caller's session at once; an API-key caller has none to end. */
+    async signOut(principal: Principal) {
+      if (principal.via === 'session') await deps.sessions.revoke(principal.sessionId, now());
+    },
   };
 }
+
+export type SignInService = ReturnType<typeof createSignInService>;

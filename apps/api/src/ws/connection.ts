@@ -1,10 +1,12 @@
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
 import type { WebSocket } from 'ws';
+import type { CallLog } from '../services/call-log';
 import { createMessageRate } from './message-rate';
 
 export interface ConnectionOptions {
   maxMessages: number;
   windowMs: number;
+  log: CallLog;
   onMessage: (message: ClientMessage) => Promise<void>;
 }
 
@@ -68,9 +70,10 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
         message: 'Send subscribe, unsubscribe or ping messages as JSON.',
       });
     }
-    await options
-      .onMessage(parsed.data)
-      .catch(() => send({ type: 'error', code: 'internal', message: 'That message could not be handled; try again.' }));
+    await options.onMessage(parsed.data).catch((err) => {
+      options.log.error({ err, message: parsed.data }, 'websocket message failed');
+      send({ type: 'error', code: 'internal', message: 'That message could not be handled; try again.' });
+    });
   });
   socket.on('pong', () => {
     lastSeenAt = Date.now();

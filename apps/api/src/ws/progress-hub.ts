@@ -1,17 +1,23 @@
 import type { BatchStatusResponse, ClientMessage, ProgressEvent } from '@renamer/contracts';
-import type { Logger } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
+import type { CallLog } from '../services/call-log';
 import { type ClientConnection, createClientConnection } from './connection';
 import { createRooms } from './rooms';
 
 export interface ProgressHubOptions {
   /** The batch's status for `subscribed`, or null when it is not the user's (answered as not_found). */
   loadOwnBatchStatus: (userId: string, batchId: string) => Promise<BatchStatusResponse | null>;
-  logger: Logger;
   maxMessages: number;
   windowMs: number;
   pingIntervalMs: number;
   pongTimeoutMs: number;
+}
+
+export interface AcceptedClient {
+  userId: string;
+  /** The upgrade request's logger: what goes wrong on the connection is logged with its `requestId`. */
+  log: CallLog;
+  credentialsStillValid: () => Promise<boolean>;
 }
 
 /**
@@ -71,11 +77,12 @@ export function createProgressHub(options: ProgressHubOptions) {
   }
 
   return {
-    accept(socket: WebSocket, userId: string, credentialsStillValid: () => Promise<boolean>) {
+    accept(socket: WebSocket, { userId, log, credentialsStillValid }: AcceptedClient) {
       const joined = new Set<string>();
       const connection: ClientConnection = createClientConnection(socket, {
         maxMessages: options.maxMessages,
         windowMs: options.windowMs,
+        log,
         onMessage: (message) => handle(connection, joined, userId, message),
       });
       connections.set(connection, credentialsStillValid);

@@ -45,20 +45,22 @@ export async function startAuthStack(options: { name: string; authRateLimitPerMi
   return {
     env,
     api,
+    admin,
     apiUrl,
     adminUrl,
     issuer,
     platform,
     repositories: createRepositories(platform.db.db),
 
-    /** Signs in through the real redirect flow; returns the browser's cookies for the API. */
-    async signIn(email: string, name = 'Test Person', returnTo = '/after-sign-in') {
+    /** Signs in through the real redirect flow (in `cookieJar`, when given); returns the browser's cookies. */
+    async signIn(email: string, name = 'Test Person', returnTo = '/after-sign-in', cookieJar?: CookieJar) {
       const login = new URL(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`, apiUrl);
       const result = await signInThroughDevIdp({
         startUrl: login.href,
         email,
         name,
         stopAt: (location) => location.origin === apiUrl && !location.pathname.startsWith('/api/'),
+        cookieJar,
       });
       return { jar: result.cookieJar, landedOn: result.stoppedAt };
     },

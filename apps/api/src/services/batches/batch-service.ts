@@ -2,8 +2,8 @@ import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusC
 import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
-import type { Logger } from '@renamer/service-kit';
 import type { ObjectStore } from '@renamer/storage';
+import type { CallLog } from '../call-log';
 
 export interface BatchServiceDeps {
   batches: Pick<BatchRepository, 'findByIdForUser' | 'listForUser' | 'update' | 'delete'>;
@@ -12,7 +12,6 @@ export interface BatchServiceDeps {
   scheduler: BatchScheduler;
   publish: PublishProgress;
   store: Pick<ObjectStore, 'deleteMany'>;
-  logger: Logger;
   now?: () => Date;
 }
 
@@ -66,7 +65,7 @@ export function createBatchService(deps: BatchServiceDeps) {
     },
 
     /** Queues failed and cancelled images again, in a new round of jobs. */
-    async retry(userId: string, batchId: string) {
+    async retry(userId: string, batchId: string, log: CallLog) {
       const batch = await ownBatch(userId, batchId);
       const counts = await deps.images.countByStatus(batchId);
       if (!canRetryBatch(batch.status, counts)) {
@@ -83,22 +82,22 @@ export function createBatchService(deps: BatchServiceDeps) {
         requeued.map((id) => ({ id, batchId, status: IMAGE_EVENTS.retry.to })),
       );
       await deps.scheduler.schedule(batchId, requeued, { requeue: true }).catch((err) => {
-        deps.logger.error({ err, batchId }, 'retry not queued; the reconciler will queue it');
+        log.error({ err, batchId }, 'retry not queued; the reconciler will queue it');
       });
       return view ?? this.status(userId, batchId);
     },
 
     /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects. */
-    async delete(userId: string, batchId: string) {
+    async delete(userId: string, batchId: string, log: CallLog) {
       const batch = await ownBatch(userId, batchId);
       if (isCancellable(batch.status)) await cancelRunning(batchId);
       const keys = (await deps.images.listAllByBatch(batchId)).map((image) => image.storageKey);
       if (!(await deps.batches.delete(batchId, userId))) throw notFound();
       await deps.store.deleteMany(keys).catch((err) => {
-        deps.logger.error({ err, batchId }, 'objects of a deleted batch were not all removed');
+        log.error({ err, batchId }, 'objects of a deleted batch were not all removed');
       });
       await deps.publish({ type: 'batch.deleted', batchId, at: now().toISOString() }).catch((err) => {
-        deps.logger.warn({ err, batchId }, 'batch deletion not announced');
+        log.warn({ err, batchId }, 'batch deletion not announced');
       });
     },
   };

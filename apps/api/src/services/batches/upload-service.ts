@@ -20,8 +20,8 @@ import {
   spoolToTempFile,
 } from '@renamer/imaging';
 import type { BatchScheduler } from '@renamer/pipeline';
-import type { Logger } from '@renamer/service-kit';
 import { imageObjectKey, type ObjectStore } from '@renamer/storage';
+import type { CallLog } from '../call-log';
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -38,7 +38,6 @@ export interface UploadServiceDeps {
   store: Pick<ObjectStore, 'put' | 'deleteMany'>;
   scheduler: Pick<BatchScheduler, 'schedule'>;
   limits: UploadLimits;
-  logger: Logger;
   now?: () => Date;
 }
 
@@ -210,7 +209,10 @@ export function createUploadService(deps: UploadServiceDeps) {
   }
 
   return {
-    async upload(userId: string, parts: AsyncIterable<Multipart>) {
+    /** What uploads are checked against; the route's multipart parser is set up from them too. */
+    limits,
+
+    async upload(userId: string, parts: AsyncIterable<Multipart>, log: CallLog) {
       const { accepted, refused, fields } = await readParts(parts);
       try {
         const options = UploadFields.safeParse(fields);
@@ -288,7 +290,7 @@ export function createUploadService(deps: UploadServiceDeps) {
             batch.id,
             fresh.map((file) => file.imageId),
           )
-          .catch((err) => deps.logger.error({ err, batchId: batch.id }, 'batch not queued; the reconciler will'));
+          .catch((err) => log.error({ err, batchId: batch.id }, 'batch not queued; the reconciler will'));
         return {
           batchId: batch.id,
           status: batch.status,

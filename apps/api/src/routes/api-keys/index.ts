@@ -3,21 +3,16 @@ import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, IdParams } from '@renamer/
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SIGNED_IN } from '../../plugins/openapi';
 import { toApiKeySummary } from '../../presenters';
-import type { createApiKeyService } from '../../services/api-keys';
+import type { ApiKeyService } from '../../services/api-keys';
 
-export async function apiKeyRoutes(
-  app: FastifyInstance,
-  { apiKeys }: { apiKeys: ReturnType<typeof createApiKeyService> },
-) {
+export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeyService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const guarded = { preHandler: app.authenticate };
   const tags = ['api-keys'];
 
   typed.post(
     '/api/auth/api-keys',
-    { ...guarded, schema: { tags, security: SIGNED_IN, body: CreateApiKeyBody, response: { 201: CreatedApiKey } } },
+    { schema: { tags, body: CreateApiKeyBody, response: { 201: CreatedApiKey } } },
     async (request, reply) => {
       const { created, key } = await apiKeys.create(principalOf(request).user.id, request.body);
       const { lastUsedAt: _neverUsedYet, ...summary } = toApiKeySummary(created);
@@ -25,18 +20,14 @@ export async function apiKeyRoutes(
     },
   );
 
-  typed.get(
-    '/api/auth/api-keys',
-    { ...guarded, schema: { tags, security: SIGNED_IN, response: { 200: ApiKeyList } } },
-    async (request) => ({
-      items: (await apiKeys.list(principalOf(request).user.id)).map(toApiKeySummary),
-      nextCursor: null,
-    }),
-  );
+  typed.get('/api/auth/api-keys', { schema: { tags, response: { 200: ApiKeyList } } }, async (request) => ({
+    items: (await apiKeys.list(principalOf(request).user.id)).map(toApiKeySummary),
+    nextCursor: null,
+  }));
 
   typed.delete(
     '/api/auth/api-keys/:id',
-    { ...guarded, schema: { tags, security: SIGNED_IN, params: IdParams, response: { 204: z.null() } } },
+    { schema: { tags, params: IdParams, response: { 204: z.null() } } },
     async (request, reply) => {
       await apiKeys.delete(principalOf(request).user.id, request.params.id);
       return reply.code(204).send(null);

@@ -4,17 +4,16 @@ import { AppError, BatchIdParams, BatchList, BatchStatusResponse, ListQuery, Upl
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SIGNED_IN } from '../plugins/openapi';
-import type { BatchService } from '../services/batches/batch-service';
-import type { UploadLimits, UploadService } from '../services/batches/upload-service';
+import type { BatchService } from '../../services/batches/batch-service';
+import type { UploadService } from '../../services/batches/upload-service';
 
 export interface BatchRoutesOptions {
   batches: BatchService;
   uploads: UploadService;
-  limits: UploadLimits;
 }
 
-export async function batchRoutes(app: FastifyInstance, { batches, uploads, limits }: BatchRoutesOptions) {
+export async function batchRoutes(app: FastifyInstance, { batches, uploads }: BatchRoutesOptions) {
+  const { limits } = uploads;
   await app.register(multipart, {
     // Our own checks see an oversized file (one byte past the limit) and too many files; the
     // parser's limits only stop what those checks never reach.
@@ -28,13 +27,11 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads, limi
     },
   });
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const guarded = { preHandler: app.authenticate };
-  const schema = { tags: ['batches'], security: SIGNED_IN };
+  const schema = { tags: ['batches'] };
 
   typed.post(
     '/api/batch',
     {
-      ...guarded,
       schema: {
         ...schema,
         consumes: ['multipart/form-data'],
@@ -44,42 +41,40 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads, limi
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('validation_failed', 'Send the files as multipart/form-data.');
-      const result = await uploads.upload(principalOf(request).user.id, request.parts());
+      const result = await uploads.upload(principalOf(request).user.id, request.parts(), request.log);
       return reply.code(201).send(result);
     },
   );
 
-  typed.get(
-    '/api/batch',
-    { ...guarded, schema: { ...schema, querystring: ListQuery, response: { 200: BatchList } } },
-    (request) => batches.list(principalOf(request).user.id, request.query),
+  typed.get('/api/batch', { schema: { ...schema, querystring: ListQuery, response: { 200: BatchList } } }, (request) =>
+    batches.list(principalOf(request).user.id, request.query),
   );
 
   typed.get(
     '/api/batch/:batchId/status',
-    { ...guarded, schema: { ...schema, params: BatchIdParams, response: { 200: BatchStatusResponse } } },
+    { schema: { ...schema, params: BatchIdParams, response: { 200: BatchStatusResponse } } },
     (request) => batches.status(principalOf(request).user.id, request.params.batchId),
   );
 
   typed.post(
     '/api/batch/:batchId/cancel',
-    { ...guarded, schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
+    { schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
     async (request, reply) =>
       reply.code(202).send(await batches.cancel(principalOf(request).user.id, request.params.batchId)),
   );
 
   typed.post(
     '/api/batch/:batchId/retry',
-    { ...guarded, schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
+    { schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
     async (request, reply) =>
-      reply.code(202).send(await batches.retry(principalOf(request).user.id, request.params.batchId)),
+      reply.code(202).send(await batches.retry(principalOf(request).user.id, request.params.batchId, request.log)),
   );
 
   typed.delete(
     '/api/batch/:batchId',
-    { ...guarded, schema: { ...schema, params: BatchIdParams, response: { 204: z.null() } } },
+    { schema: { ...schema, params: BatchIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await batches.delete(principalOf(request).user.id, request.params.batchId);
+      await batches.delete(principalOf(request).user.id, request.params.batchId, request.log);
       return reply.code(204).send(null);
     },
   );

@@ -1,14 +1,15 @@
-import { AppError, CallbackQuery, LoginQuery } from '@renamer/contracts';
+import { mintCsrfToken } from '@renamer/auth';
+import { AppError, CallbackQuery, CsrfResponse, LoginQuery } from '@renamer/contracts';
 import { safeReturnTo } from '@renamer/domain';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OidcClient } from '../../services/oidc-client';
-import type { createSignInService } from '../../services/sign-in';
+import type { SignInService } from '../../services/sign-in';
 
 export interface SignInRoutesOptions {
   oidc: OidcClient;
-  signIn: ReturnType<typeof createSignInService>;
+  signIn: Pick<SignInService, 'signIn'>;
   publicUrl: string;
   secureCookies: boolean;
   sessionTtlSeconds: number;
@@ -17,6 +18,7 @@ export interface SignInRoutesOptions {
 const FLOW_COOKIE = 'oidc_flow';
 const FlowState = z.object({ state: z.string(), codeVerifier: z.string(), returnTo: z.string() });
 
+/** Public: signing in, and the CSRF token (bound to the session when there is one). */
 export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const flowCookie = {
@@ -57,6 +59,14 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
       await app.issueSession(reply, { sid: session.id, sub: user.id }, options.sessionTtlSeconds);
       return reply.redirect(flow.returnTo, 302);
     },
+  );
+
+  typed.get(
+    '/api/auth/csrf',
+    { schema: { tags: ['auth'], response: { 200: CsrfResponse } } },
+    async (request, reply) => ({
+      token: mintCsrfToken(request, reply),
+    }),
   );
 }
 

@@ -1,0 +1,129 @@
+import { AppError } from '@renamer/contracts';
+import { createRepositories } from '@renamer/db';
+import { emailHash } from '@renamer/domain';
+import {
+  createBatchScheduler,
+  createBatchTracker,
+  createProgressPublisher,
+  subscribeToProgress,
+} from '@renamer/pipeline';
+import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
+import { createRedis, type ServiceDeps, withTimeout } from '@renamer/service-kit';
+import { type ApiEnv, DEV_IDP_ISSUER } from './env';
+import { createAccountService } from './services/account';
+import { createApiKeyService } from './services/api-keys';
+import { createBatchService } from './services/batches/batch-service';
+import { createUploadService } from './services/batches/upload-service';
+import { createOidcClient } from './services/oidc-client';
+import { createSignInService } from './services/sign-in';
+import { createProgressHub } from './ws/progress-hub';
+
+export type ApiDeps = ServiceDeps<ApiEnv>;
+
+const CLOSE_TIMEOUT_MS = 2_000;
+const WS_MAX_MESSAGES = 30;
+const WS_MESSAGE_WINDOW_MS = 10_000;
+
+/**
+ * The API's service graph, built once: repositories, queues and flows, the batch tracker, scheduler and
+ * progress publisher, and the services the routes call. Nothing here knows about HTTP; `buildApi` hands
+ * each route plugin the services it uses. `close` ends what the graph opened.
+ */
+export function createApiServices({ env, logger, platform }: ApiDeps) {
+  const repositories = createRepositories(platform.db.db);
+  const queues = createQueues(platform.redis, env.REDIS_PREFIX);
+  const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
+  const publish = createProgressPublisher(platform.redis, env.REDIS_PREFIX);
+  const tracker = createBatchTracker({
+    batches: repositories.batches,
+    images: repositories.images,
+    publish,
+    onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
+  });
+  const scheduler = createBatchScheduler({ flows, queues });
+
+  const oidc = createOidcClient({
+    issuer: env.OIDC_ISSUER ?? DEV_IDP_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    redirectUri: new URL('/api/auth/callback', env.PUBLIC_URL).href,
+    allowInsecure: env.NODE_ENV !== 'production',
+  });
+  const signIn = createSignInService({
+    users: repositories.users,
+    sessions: repositories.sessions,
+    adminEmailHashes: new Set(env.ADMIN_EMAILS.map(emailHash)),
+    sessionTtlSeconds: env.SESSION_TTL,
+  });
+  const account = createAccountService({ users: repositories.users, store: platform.store });
+  const apiKeys = createApiKeyService({ apiKeys: repositories.apiKeys });
+  const batches = createBatchService({
+    batches: repositories.batches,
+    images: repositories.images,
+    tracker,
+    scheduler,
+    publish,
+    store: platform.store,
+  });
+  const uploads = createUploadService({
+    db: platform.db.db,
+    users: repositories.users,
+    batches: repositories.batches,
+    images: repositories.images,
+    store: platform.store,
+    scheduler,
+    limits: {
+      maxFileBytes: env.UPLOAD_MAX_FILE_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+      maxPixels: env.UPLOAD_MAX_PIXELS,
+      tmpDir: env.UPLOAD_TMP_DIR,
+    },
+  });
+
+  const progressHub = createProgressHub({
+    loadOwnBatchStatus: (userId, batchId) => batches.status(userId, batchId).catch(nullWhenNotFound),
+    maxMessages: WS_MAX_MESSAGES,
+    windowMs: WS_MESSAGE_WINDOW_MS,
+    pingIntervalMs: env.WS_PING_INTERVAL_MS,
+    pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
+  });
+  // A connection of its own: one in subscriber mode can do nothing else. It waits for Redis instead of
+  // failing, and is not awaited, so the API starts while Redis is down and subscribes once it is back.
+  const progressSubscriber = createRedis(env.REDIS_URL, {}, logger);
+  subscribeToProgress(progressSubscriber, env.REDIS_PREFIX, progressHub.deliver, (raw) =>
+    logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
+  ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
+
+  return {
+    repositories,
+    queues,
+    flows,
+    tracker,
+    scheduler,
+    publish,
+    oidc,
+    signIn,
+    account,
+    apiKeys,
+    batches,
+    uploads,
+    progressHub,
+
+    async close() {
+      progressHub.close();
+      // Disconnecting drops the subscription too, and never waits for a Redis that is down.
+      progressSubscriber.disconnect();
+      // Bounded: BullMQ waits for Redis without end, and the shared connection is closed with the platform.
+      await withTimeout(Promise.all([flows.close(), closeQueues(queues)]), CLOSE_TIMEOUT_MS, 'closing queues').catch(
+        (err) => logger.warn({ err }, 'queues not closed cleanly'),
+      );
+    },
+  };
+}
+
+export type ApiServices = ReturnType<typeof createApiServices>;
+
+function nullWhenNotFound(error: unknown): null {
+  if (error instanceof AppError && error.code === 'not_found') return null;
+  throw error;
+}

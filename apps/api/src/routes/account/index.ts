@@ -1,0 +1,46 @@
+import { principalOf } from '@renamer/auth';
+import { Profile, QuotaResponse, UpdateProfileBody } from '@renamer/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { toProfile, toQuota } from '../../presenters';
+import type { AccountService } from '../../services/account';
+import type { SignInService } from '../../services/sign-in';
+
+export interface AccountRoutesOptions {
+  account: AccountService;
+  signIn: Pick<SignInService, 'signOut'>;
+}
+
+/** The caller's own account: signing out, the profile, its deletion and the month's quota. */
+export async function accountRoutes(app: FastifyInstance, { account, signIn }: AccountRoutesOptions) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
+
+  typed.post('/api/auth/logout', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
+    await signIn.signOut(principalOf(request));
+    app.clearSession(reply);
+    return reply.code(204).send(null);
+  });
+
+  typed.get('/api/auth/me', { schema: { tags, response: { 200: Profile } } }, async (request) =>
+    toProfile(principalOf(request).user),
+  );
+
+  typed.patch(
+    '/api/auth/me',
+    { schema: { tags, body: UpdateProfileBody, response: { 200: Profile } } },
+    async (request) => toProfile(await account.rename(principalOf(request).user.id, request.body.displayName)),
+  );
+
+  typed.delete('/api/auth/me', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
+    await account.delete(principalOf(request).user.id, request.log);
+    app.clearSession(reply);
+    return reply.code(204).send(null);
+  });
+
+  typed.get('/api/auth/quota', { schema: { tags, response: { 200: QuotaResponse } } }, async (request) => {
+    const { user } = principalOf(request);
+    return toQuota(user.plan, await account.quota(user.id));
+  });
+}
