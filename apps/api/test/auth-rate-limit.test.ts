@@ -4,7 +4,7 @@ import { type AuthStack, startAuthStack } from './support/auth-stack';
 let stack: AuthStack;
 
 beforeAll(async () => {
-  stack = await startAuthStack({ name: 'api-auth-limit', authRateLimitPerMinute: 10 });
+  stack = await startAuthStack({ name: 'api-auth-limit', authRateLimitPerMinute: 10, rateLimitPerMinute: 20 });
 });
 afterAll(() => stack?.close());
 
@@ -21,5 +21,18 @@ describe('sign-in rate limit', () => {
     expect(eleventh.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await eleventh.json()).toMatchObject({ code: 'rate_limited', status: 429 });
     expect((await fetch(`${stack.apiUrl}/health/live`)).status).toBe(200);
+  });
+});
+
+describe('request rate limit', () => {
+  it('counts requests refused for bad credentials too, so guessing API keys is slowed down like anything else', async () => {
+    const guess = () =>
+      fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: 'Bearer rn_not-a-real-key' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await guess()).status);
+    expect(statuses).toEqual(Array(20).fill(401));
+    const next = await guess();
+    expect(next.status).toBe(429);
+    expect(await next.json()).toMatchObject({ code: 'rate_limited' });
   });
 });

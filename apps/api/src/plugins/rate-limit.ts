@@ -24,8 +24,7 @@ const isSignInRoute = (request: FastifyRequest) => SIGN_IN_ROUTES.has(request.ro
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions) {
   await app.register(rateLimit, {
-    global: true,
-    hook: 'preHandler',
+    global: false,
     timeWindow: '1 minute',
     redis: options.redis,
     nameSpace: `${options.redisPrefix}rate-limit:`,
@@ -39,4 +38,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests: at most ${context.max} in ${context.after}. Try again later.`),
   });
+  // A root hook, after the credentials are resolved and before any route's guard: a flood of requests with
+  // bad or missing credentials is counted (per address) like any other.
+  app.addHook('onRequest', app.rateLimit());
 }

@@ -15,7 +15,12 @@ const CLIENT = { clientId: 'renamer-test', clientSecret: 'renamer-test-secret' }
  * A real sign-in stack on loopback: the development OpenID provider, the API and the admin API, over
  * real PostgreSQL and Redis. Each stack has its own Redis prefix, so its rate-limit counters are its own.
  */
-export async function startAuthStack(options: { name: string; authRateLimitPerMinute?: number; adminEmails?: string }) {
+export async function startAuthStack(options: {
+  name: string;
+  authRateLimitPerMinute?: number;
+  rateLimitPerMinute?: number;
+  adminEmails?: string;
+}) {
   const [apiPort, adminPort] = [await freePort(), await freePort()];
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
@@ -33,6 +38,7 @@ export async function startAuthStack(options: { name: string; authRateLimitPerMi
     OIDC_CLIENT_SECRET: CLIENT.clientSecret,
     ADMIN_EMAILS: options.adminEmails ?? '',
     AUTH_RATE_LIMIT_PER_MINUTE: String(options.authRateLimitPerMinute ?? 1000),
+    RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 300),
   });
   const logger = createLogger('api', 'silent');
   const platform = createPlatform(env);
