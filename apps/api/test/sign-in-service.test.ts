@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createDb, createSessionRepository, createUserRepository } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSignInService } from '../src/services/sign-in';
+import { createSignInService, DEFAULT_DISPLAY_NAME } from '../src/services/sign-in';
 
 const client = createDb(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test', { max: 2 });
 afterAll(() => client.close());
@@ -30,5 +30,21 @@ describe('sign-in and unverified email addresses', () => {
 
   it('refuses an address the provider says is not verified', async () => {
     await expect(service.signIn(identity(adminEmail, false), {})).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+});
+
+describe('the display name a provider sends', () => {
+  const signInNamed = (name: string | undefined) =>
+    service.signIn({ ...identity(`n-${randomUUID().slice(0, 8)}@renamer.test`, true), name }, {});
+
+  it('is kept when it is a name we accept, cut to 80 characters', async () => {
+    expect((await signInNamed('  Ada Lovelace ')).user.displayName).toBe('Ada Lovelace');
+    expect((await signInNamed('x'.repeat(100))).user.displayName).toBe('x'.repeat(80));
+  });
+
+  it('falls back to the neutral default when missing or holding control characters (NUL included)', async () => {
+    expect((await signInNamed(undefined)).user.displayName).toBe(DEFAULT_DISPLAY_NAME);
+    expect((await signInNamed('a\u0000b')).user.displayName).toBe(DEFAULT_DISPLAY_NAME);
+    expect((await signInNamed('line\nbreak')).user.displayName).toBe(DEFAULT_DISPLAY_NAME);
   });
 });

@@ -1,10 +1,16 @@
 import type { Principal } from '@renamer/auth';
-import { AppError } from '@renamer/contracts';
+import { AppError, DisplayName } from '@renamer/contracts';
 import type { SessionRepository, User, UserRepository } from '@renamer/db';
 import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
 import type { VerifiedIdentity } from './oidc-client';
 
 export const DEFAULT_DISPLAY_NAME = 'Renamer user';
+
+/** The provider's name when it is one we accept (cut to length), else the neutral default the user can change. */
+function displayNameFrom(name: string | undefined): string {
+  const parsed = DisplayName.safeParse(name?.trim().slice(0, 80));
+  return parsed.success ? parsed.data : DEFAULT_DISPLAY_NAME;
+}
 
 export interface SignInDeps {
   users: Pick<UserRepository, 'upsertOnSignIn'>;
@@ -36,7 +42,7 @@ export function createSignInService(deps: SignInDeps) {
       const { user, created } = await deps.users.upsertOnSignIn({
         provider: identity.issuer,
         providerSubject: identity.subject,
-        displayName: identity.name?.trim().slice(0, 80) || DEFAULT_DISPLAY_NAME,
+        displayName: displayNameFrom(identity.name),
         emailHash: hash,
         quota: PLAN_QUOTAS.basic,
         // Only a provider's word that the address is verified makes it an admin address.
