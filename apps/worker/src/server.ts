@@ -23,7 +23,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 try {
   const env = loadWorkerEnv();
-  const logger = createLogger('worker', env.LOG_LEVEL);
+  const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV);
   const platform = createPlatform(env, { logger });
   const metrics = createMetrics('worker');
   // Health and metrics answer first, so an operator sees why the worker is not ready.
