@@ -2,24 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { migrateDatabase } from '@renamer/db';
 import postgres from 'postgres';
 
-/**
- * A migrated database of its own beside the run's, for tests whose workers act on every row they find
- * (the reconciler re-queues any waiting image): other test files' rows stay out of their reach.
- */
-export async function createIsolatedDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `renamer_iso_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const adminUrl = new URL(baseUrl);
-  adminUrl.pathname = '/postgres';
-  const admin = postgres(adminUrl.href, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
+/** The same server, another database: keeps credentials, host and query parameters (sslmode …). */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrateDatabase(url.href);
-  return {
-    url: url.href,
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
+  return url.href;
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const admin = postgres(databaseUrl(serverUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A migrated database of its own on the server of `serverUrl`: the test run's (`vitest.global-setup.ts`), or
+ * one beside it for tests whose workers act on every row they find (the reconciler re-queues any waiting
+ * image), so other test files' rows stay out of their reach.
+ */
+export async function createIsolatedDatabase(
+  serverUrl: string,
+  name = `renamer_iso_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  await onServer(serverUrl, `create database ${name}`);
+  const url = databaseUrl(serverUrl, name);
+  await migrateDatabase(url);
+  return { url, drop: () => dropDatabase(serverUrl, name) };
+}
+
+export function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  return onServer(serverUrl, `drop database if exists ${name} with (force)`);
 }
