@@ -83,9 +83,6 @@ if (nodeMajor < 20 || (nodeMajor === 20 && nodeMinor < 9)) {
   fail(`Renamer needs Node.js 20.9 or newer; this is ${process.version}.`);
 }
 installDependencies();
-if (mode === 'test') {
-  // vitest.global-setup.ts finds PostgreSQL and Redis.
-  runDetached([join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args]);
-} else if (mode !== 'install') {
-  runDetached(['--import', 'tsx', join(root, 'scripts/stack/start.ts'), mode]);
-}
+// For tests, vitest.global-setup.ts finds PostgreSQL and Redis.
+const vitest = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args];
+if (mode !== 'install') runDetached(mode === 'test' ? vitest : ['--import', 'tsx', 'scripts/stack/start.ts', mode]);

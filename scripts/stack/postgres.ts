@@ -35,11 +35,8 @@ export async function findPostgres(embedded: 'long-lived' | 'throwaway'): Promis
     if (failure) throw new Error(`DATABASE_URL (${redactUrl(configured)}) does not answer: ${failure.message}`);
     return { description: `DATABASE_URL ${redactUrl(configured)}`, serverUrl: configured, configuredUrl: configured };
   }
-  if (process.env.RENAMER_EMBEDDED_POSTGRES !== '1') {
-    let local = await findLocal();
-    if (local === 'refused' && startSystemCluster()) local = await findLocal();
-    if (local && local !== 'refused') return { description: `local PostgreSQL ${redactUrl(local)}`, serverUrl: local };
-  }
+  const local = process.env.RENAMER_EMBEDDED_POSTGRES === '1' ? undefined : await findLocal();
+  if (local) return { description: `local PostgreSQL ${redactUrl(local)}`, serverUrl: local };
   if (embedded === 'long-lived' && !(await probe(embeddedUrl(EMBEDDED_PORT)))) {
     // Another `npm start` (or `npm run db:migrate`) of this checkout runs it: share it, leave it running.
     return { description: 'embedded PostgreSQL, already running', serverUrl: embeddedUrl(EMBEDDED_PORT) };
@@ -60,22 +57,18 @@ export async function findPostgres(embedded: 'long-lived' | 'throwaway'): Promis
 /** Why a query on `url` fails, if it does. */
 function probe(url: string): Promise<(Error & { code?: string }) | undefined> {
   const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
-  return sql`select 1`
-    .then(
-      () => undefined,
-      (error: Error) => error,
-    )
-    .finally(() => sql.end({ timeout: 2 }));
+  const failure = sql`select 1`.then(() => undefined).catch((error: Error) => error);
+  return failure.finally(() => sql.end({ timeout: 2 }));
 }
 
 /** A superuser's URL on 127.0.0.1:5432: `postgres` (Debian, Docker) or the login user (Homebrew). */
-async function findLocal(): Promise<string | 'refused' | undefined> {
+async function findLocal(mayStartCluster = true): Promise<string | undefined> {
   let failure: (Error & { code?: string }) | undefined;
   for (const user of new Set(['postgres', userInfo().username])) {
     const url = `postgres://${encodeURIComponent(user)}@127.0.0.1:5432/postgres`;
     failure = await probe(url);
     if (!failure) return url;
-    if (failure.code === 'ECONNREFUSED') return 'refused';
+    if (failure.code === 'ECONNREFUSED') return mayStartCluster && startSystemCluster() ? findLocal(false) : undefined;
   }
   say(`PostgreSQL on 127.0.0.1:5432 answers but does not let us in (${failure?.message})`);
 }
@@ -99,7 +92,6 @@ export const hold: Hold<{ port: number; dir: string; throwaway: boolean }> = asy
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
-    user: 'postgres',
     password: 'postgres',
     authMethod: 'scram-sha-256',
     persistent: !throwaway,

@@ -3,10 +3,7 @@ export function say(text: string): void {
   process.stderr.write(`[renamer] ${text}\n`);
 }
 
-export function elapsedSince(startedAt: number): string {
-  const ms = performance.now() - startedAt;
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
+export const elapsedSince = (startedAt: number) => `${Math.round(performance.now() - startedAt)} ms`;
 
 /** A URL fit for a log line: its password hidden. */
 export function redactUrl(url: string): string {

@@ -5,10 +5,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { type ConcurrentlyResult, concurrently } from 'concurrently';
-import postgres from 'postgres';
 import waitOn from 'wait-on';
 import { migrateDatabase } from '../../packages/db/src/migrate';
-import { databaseUrl } from '../../packages/service-kit/src/testing/isolated-database';
+import { createDatabase } from '../../packages/service-kit/src/testing/isolated-database';
 import { findPostgres } from './postgres';
 import { findRedis } from './redis';
 import { elapsedSince, redactUrl, say } from './say';
@@ -24,7 +23,6 @@ const SERVICES: Service[] = [
 ];
 const portVariable = (service: Service) => `${service.name.toUpperCase().replace('-', '_')}_PORT`;
 const portOf = (service: Service) => process.env[portVariable(service)] ?? String(service.port);
-const APP_DATABASE = 'renamer';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What was found or started for the services, stopped after them. */
@@ -67,10 +65,10 @@ async function main(mode: string): Promise<void> {
   started.push(database, ...(redis ? [redis] : []));
   say(`PostgreSQL: ${database.description}`);
   if (redis) say(`Redis: ${redis.description}`);
-  const url = database.configuredUrl ?? (await createAppDatabase(database.serverUrl));
+  const url = database.configuredUrl ?? (await createDatabase(database.serverUrl, 'renamer'));
   const startedAt = performance.now();
   await migrateDatabase(url);
-  say(`migrations applied to ${database.configuredUrl ? 'DATABASE_URL' : APP_DATABASE} in ${elapsedSince(startedAt)}`);
+  say(`migrations applied to ${database.configuredUrl ? 'DATABASE_URL' : 'renamer'} in ${elapsedSince(startedAt)}`);
   if (!redis) return shutdown.close();
   if (stopping) return;
 
@@ -119,17 +117,6 @@ async function main(mode: string): Promise<void> {
     say(`  sign in at ${serviceEnv.PUBLIC_URL}/api/auth/login (development sign-in: any email and name)`);
   }
   say('Ctrl-C stops everything.');
-}
-
-/** The `renamer` database of the server found (a superuser's), created on first use. */
-async function createAppDatabase(serverUrl: string): Promise<string> {
-  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await sql`create database ${sql(APP_DATABASE)}`
-    .catch((error: { code?: string }) => {
-      if (error.code !== '42P04') throw error; // it exists already
-    })
-    .finally(() => sql.end());
-  return databaseUrl(serverUrl, APP_DATABASE);
 }
 
 main(process.argv[2] ?? 'start').catch(stopEverything);

@@ -3,7 +3,7 @@ import { migrateDatabase } from '@renamer/db';
 import postgres from 'postgres';
 
 /** The same server, another database: keeps credentials, host and query parameters (sslmode …). */
-export function databaseUrl(serverUrl: string, name: string): string {
+function databaseUrl(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.href;
@@ -27,10 +27,17 @@ export async function createIsolatedDatabase(
   serverUrl: string,
   name = `renamer_iso_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  await onServer(serverUrl, `create database ${name}`);
-  const url = databaseUrl(serverUrl, name);
+  const url = await createDatabase(serverUrl, name);
   await migrateDatabase(url);
   return { url, drop: () => dropDatabase(serverUrl, name) };
+}
+
+/** Creates the database `name` on the server of `serverUrl` unless it exists, and returns its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  await onServer(serverUrl, `create database ${name}`).catch((error: { code?: string }) => {
+    if (error.code !== '42P04') throw error; // it exists already
+  });
+  return databaseUrl(serverUrl, name);
 }
 
 export function dropDatabase(serverUrl: string, name: string): Promise<void> {
