@@ -2,7 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{apps,packages}/*/{src,test}/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['{apps,packages}/*/{src,test}/**/*.test.ts', 'scripts/**/*.test.ts', 'vitest.*.test.ts'],
+    globalSetup: ['vitest.global-setup.ts'],
+    setupFiles: ['vitest.setup.ts'],
+    env: {
+      NODE_ENV: 'test',
+      // Services under test log only when asked to (LOG_LEVEL=debug npm test).
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      STORAGE_DRIVER: 'fs',
+    },
+    // The tally ends the output with one line `N passed, N failed`.
+    reporters: ['default', './vitest.tally-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -16,9 +16,13 @@ if (!args.some((arg) => arg.startsWith('--runs='))) args.push('--runs=2');
 let failed = 0;
 for (const script of SCRIPTS) {
   process.stdout.write(`\n=== ${script} ${args.join(' ')}\n`);
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: 'inherit' });
-  // Signals are passed on and this process waits for the child's cleanup. (Ctrl-C in a terminal reaches
-  // the child directly too; the scripts ignore a repeated signal while they clean up.)
+  // In a process group of its own, a Ctrl-C reaches the benchmark once, through here: a second signal would end
+  // its cleanup at once. This process waits for that cleanup.
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    detached: true,
+  });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

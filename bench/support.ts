@@ -4,24 +4,27 @@
  * failure, Ctrl-C and the time limit.
  *
  * The bench is not a workspace package, so workspace code is imported by relative path (its own
- * dependencies resolve from there) and third-party packages through the app that depends on them.
+ * dependencies resolve from there) and third-party packages the root does not list through the app that
+ * depends on them.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { constants, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import closeWithGrace from 'close-with-grace';
 import { generateApiKey } from '../packages/auth/src/index';
 import { createDb, createRepositories } from '../packages/db/src/index';
 import { emailHash } from '../packages/domain/src/index';
 import { freePort } from '../packages/service-kit/src/testing/free-port';
 import { createIsolatedDatabase } from '../packages/service-kit/src/testing/isolated-database';
 import { type SpawnedService, spawnService, waitForStatus } from '../packages/service-kit/src/testing/spawn-service';
+import { deleteRedisKeys } from '../packages/service-kit/src/testing/test-env';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const API_ENTRY = join(ROOT, 'apps/api/src/server.ts');
@@ -36,15 +39,6 @@ type SharpPipeline = {
 };
 type SharpFactory = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => SharpPipeline;
 export const sharp = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as SharpFactory;
-
-interface RedisClient {
-  scan(cursor: string, ...args: (string | number)[]): Promise<[string, string[]]>;
-  del(...keys: string[]): Promise<number>;
-  quit(): Promise<unknown>;
-}
-const Redis = createRequire(join(ROOT, 'packages/service-kit/package.json'))('ioredis') as {
-  new (url: string, options: Record<string, unknown>): RedisClient;
-};
 
 export const MB = 1_000_000;
 export const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -105,42 +99,38 @@ process.on('exit', () => {
 });
 
 /**
- * Runs `main` with a hard time limit; cleanup runs on success, failure, the limit, SIGINT and SIGTERM.
+ * Runs `main` with a hard time limit; the cleanup runs on success, failure, the limit, a signal and an
+ * uncaught error (close-with-grace), then the process exits: 0, 1 failed, 2 time limit, 128 + a signal's number.
  */
 export async function runBench(name: string, limitMinutes: number, main: (cleanup: Cleanup) => Promise<void>) {
   const cleanup = new Cleanup();
-  let aborting = false;
-  const abort = async (why: string, code: number) => {
-    // A second signal (Ctrl-C reaches run-all.ts and this script both) or the failure an abort causes
-    // in the running benchmark must not cut the cleanup short.
-    if (aborting) return;
-    aborting = true;
-    console.error(`\n${name}: ${why}; cleaning up`);
+  let ending: { why: string; code: number } | undefined;
+  const graceful = closeWithGrace({ delay: false }, async ({ signal, err }) => {
+    if (signal) ending = { why: `stopped by ${signal}`, code: 128 + constants.signals[signal] };
+    else if (err) ending = { why: `crashed: ${err.stack}`, code: 1 };
+    if (ending) console.error(`\n${name}: ${ending.why}; cleaning up`);
     // An upload in flight would hold the API's graceful close until it ends.
     for (const upload of uploadsInFlight) upload.destroy();
     await cleanup.run();
     // What the benchmark started while the cleanup ran is cleaned up by a second pass.
     await sleep(500);
     await cleanup.run();
-    process.exit(code);
-  };
-  const timer = setTimeout(() => void abort(`time limit of ${limitMinutes} min reached`, 2), limitMinutes * 60_000);
-  process.on('SIGINT', () => void abort('interrupted', 130));
-  process.on('SIGTERM', () => void abort('terminated', 143));
-  process.on('uncaughtException', (error) => {
-    if (!aborting) console.error(error);
-    void abort('crashed', 1);
+    process.exit(ending?.code ?? 0);
   });
+  const timer = setTimeout(() => {
+    ending = { why: `time limit of ${limitMinutes} min reached`, code: 2 };
+    graceful.close();
+  }, limitMinutes * 60_000);
   try {
     await main(cleanup);
-    await cleanup.run();
-    clearTimeout(timer);
-    process.exit(0);
   } catch (error) {
-    if (aborting) return;
+    // An ending already under way makes the benchmark fail: that failure is beside the point.
+    if (ending) return;
     console.error(error);
-    await abort('failed', 1);
+    ending = { why: 'failed', code: 1 };
   }
+  clearTimeout(timer);
+  graceful.close();
 }
 
 /** The commit measured, and how many files outside bench/ and docs/ differ from it (work in progress). */
@@ -214,20 +204,6 @@ export async function isolatedEnvironment(cleanup: Cleanup, name: string): Promi
       RATE_LIMIT_PER_MINUTE: '1000000',
     },
   };
-}
-
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
 }
 
 export interface Service {

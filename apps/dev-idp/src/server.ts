@@ -1,14 +1,14 @@
+import { closeOnSignals, createLogger, exitOnBootFailure } from '@renamer/service-kit';
 import { createDevIdp } from './dev-idp';
-import { devIdpOptionsFromEnv } from './env';
+import { loadDevIdpEnv } from './env';
 
 try {
-  const idp = createDevIdp(devIdpOptionsFromEnv(process.env));
+  const { nodeEnv, logLevel, options } = loadDevIdpEnv(process.env);
+  const logger = createLogger('dev-idp', logLevel, nodeEnv);
+  const idp = createDevIdp(options);
   const issuer = await idp.listen();
-  process.stdout.write(`dev-idp: OpenID provider at ${issuer}/.well-known/openid-configuration\n`);
-  const stop = () => idp.close().then(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  logger.info(`OpenID provider at ${issuer}/.well-known/openid-configuration`);
+  closeOnSignals(logger, [() => idp.close()]);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
+  exitOnBootFailure('dev-idp', error);
 }

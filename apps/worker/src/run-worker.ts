@@ -9,7 +9,7 @@ const SHUTDOWN_MARGIN_MS = 5_000;
 export async function runWorker(overrides: Pick<WorkerDeps, 'analyzer'> = {}): Promise<void> {
   try {
     const env = loadWorkerEnv();
-    const logger = createLogger('worker', env.LOG_LEVEL);
+    const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV);
     const worker = buildWorker({ env, logger, platform: createPlatform(env, { logger }), ...overrides });
     closeOnSignals(logger, worker.closers, env.WORKER_LOCK_MS + SHUTDOWN_MARGIN_MS);
     await worker.start();

@@ -1,40 +1,36 @@
+import closeWithGrace from 'close-with-grace';
 import type { Logger } from './logger';
 
 export type Closer = () => Promise<unknown>;
 
 /**
- * Runs `closers` in order once, on the first SIGTERM or SIGINT; a second signal, or closers that take
- * longer than `timeoutMs`, end the process at once.
+ * Runs `closers` in order once, on the first termination signal (SIGTERM, SIGINT, SIGHUP …) or uncaught
+ * error, then exits: 0 when everything closed after a signal, 1 otherwise. A second signal, or closers
+ * that take longer than `graceMs`, end the process at once.
  */
-export function closeOnSignals(logger: Logger, closers: Closer[], timeoutMs = 25_000): void {
-  let closing = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (closing) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    closing = true;
-    logger.info({ signal }, 'shutting down');
-    const deadline = setTimeout(() => {
-      logger.error('shutdown timed out');
-      process.exit(1);
-    }, timeoutMs);
-    deadline.unref();
-    let exitCode = 0;
-    for (const close of closers) {
-      try {
-        await close();
-      } catch (err) {
-        exitCode = 1;
-        logger.error({ err }, 'error while shutting down');
+export function closeOnSignals(logger: Logger, closers: Closer[], graceMs = 25_000): void {
+  closeWithGrace(
+    {
+      delay: graceMs,
+      logger,
+      onSecondSignal: (signal) => logger.warn({ signal }, 'second signal: exiting now'),
+      onTimeout: () => logger.error({ graceMs }, 'shutdown timed out'),
+    },
+    async ({ signal, err }) => {
+      if (err) logger.fatal({ err }, 'uncaught error: shutting down');
+      else logger.info({ signal }, 'shutting down');
+      let failures = 0;
+      for (const close of closers) {
+        await close().catch((error: unknown) => {
+          failures += 1;
+          logger.error({ err: error }, 'error while shutting down');
+        });
       }
-    }
-    logger.info('stopped');
-    logger.flush?.();
-    process.exit(exitCode);
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+      // close-with-grace logs what is thrown here and exits with 1.
+      if (failures) throw new Error(`${failures} resource(s) did not close`);
+      logger.info('stopped');
+    },
+  );
 }
 
 /** Boot failures (bad configuration, a port in use) end the process with one readable message. */

@@ -19,7 +19,7 @@ export async function runHttpService<E extends PlatformEnv>(options: {
 }): Promise<void> {
   try {
     const env = options.loadEnv();
-    const logger = createLogger(options.name, env.LOG_LEVEL);
+    const logger = createLogger(options.name, env.LOG_LEVEL, env.NODE_ENV);
     const platform = createPlatform(env, { logger });
     await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
     const app = await options.build({ env, logger, platform });

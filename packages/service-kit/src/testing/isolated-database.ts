@@ -2,24 +2,44 @@ import { randomUUID } from 'node:crypto';
 import { migrateDatabase } from '@renamer/db';
 import postgres from 'postgres';
 
-/**
- * A migrated database of its own beside the run's, for tests whose workers act on every row they find
- * (the reconciler re-queues any waiting image): other test files' rows stay out of their reach.
- */
-export async function createIsolatedDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `renamer_iso_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const adminUrl = new URL(baseUrl);
-  adminUrl.pathname = '/postgres';
-  const admin = postgres(adminUrl.href, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
+/** The same server, another database: keeps credentials, host and query parameters (sslmode …). */
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrateDatabase(url.href);
-  return {
-    url: url.href,
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
+  return url.href;
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const admin = postgres(databaseUrl(serverUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A migrated database of its own on the server of `serverUrl`: the test run's (`vitest.global-setup.ts`), or
+ * one beside it for tests whose workers act on every row they find (the reconciler re-queues any waiting
+ * image), so other test files' rows stay out of their reach.
+ */
+export async function createIsolatedDatabase(
+  serverUrl: string,
+  name = `renamer_iso_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = await createDatabase(serverUrl, name);
+  await migrateDatabase(url);
+  return { url, drop: () => dropDatabase(serverUrl, name) };
+}
+
+/** Creates the database `name` on the server of `serverUrl` unless it exists, and returns its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  await onServer(serverUrl, `create database ${name}`).catch((error: { code?: string }) => {
+    if (error.code !== '42P04') throw error; // it exists already
+  });
+  return databaseUrl(serverUrl, name);
+}
+
+export function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  return onServer(serverUrl, `drop database if exists ${name} with (force)`);
 }

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 /**
- * The environment of the test run (the `npm test` bootstrap sets DATABASE_URL to a fresh database and a
- * REDIS_PREFIX of its own), with a unique Redis prefix and storage directory for one test file.
+ * The environment of the test run (vitest's global setup gives it a database and a REDIS_PREFIX of its own),
+ * with a unique Redis prefix and storage directory for one test file.
  */
 export function testServiceEnv(name: string): Record<string, string> {
   const prefix = `${process.env.REDIS_PREFIX ?? 'renamer-test:'}${name}-${randomUUID().slice(0, 8)}:`;
@@ -19,4 +20,16 @@ export function testServiceEnv(name: string): Record<string, string> {
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: mkdtempSync(join(tmpdir(), `renamer-${name}-`)),
   };
+}
+
+/** Deletes every key under `prefix` (SCAN + UNLINK); prefixes hold no glob characters (REDIS_PREFIX's schema). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+      if (keys.length) await redis.unlink(...(keys as string[]));
+    }
+  } finally {
+    redis.disconnect();
+  }
 }

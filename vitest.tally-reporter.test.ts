@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ModuleOutcome, tallyLine, tallyTestRun } from './tally';
+import { type ModuleOutcome, tallyLine, tallyTestRun } from './vitest.tally-reporter';
 
 function module(state: string, testStates: string[]): ModuleOutcome {
   return {

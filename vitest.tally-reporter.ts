@@ -1,10 +1,13 @@
+// The last line of `npm test`: `N passed, N failed` (and `N skipped` when some were).
+import type { Reporter, TestModule } from 'vitest/node';
+
 export interface Tally {
   passed: number;
   failed: number;
   skipped: number;
 }
 
-/** The shape of vitest's TestModule this needs (vitest/node), narrow enough to build in a test. */
+/** The shape of vitest's TestModule this needs, narrow enough to build in a test. */
 export interface ModuleOutcome {
   state(): string;
   children: { allTests(): Iterable<{ result(): { state: string } }> };
@@ -31,4 +34,10 @@ export function tallyTestRun(modules: Iterable<ModuleOutcome>, unhandledErrors: 
 
 export function tallyLine({ passed, failed, skipped }: Tally): string {
   return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
+
+export default class TallyReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    process.stdout.write(`${tallyLine(tallyTestRun(testModules, unhandledErrors.length))}\n`);
+  }
 }
