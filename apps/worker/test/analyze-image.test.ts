@@ -1,7 +1,10 @@
 import { createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnalysisStep } from '../src/analysis/analysis-step';
 import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
 import type { ImageAnalyzer } from '../src/analysis/image-analyzer';
+import { metadataStep } from '../src/analysis/metadata-step';
+import { createStepPipeline } from '../src/analysis/step-pipeline';
 import { ANALYSIS_FAILED, type AnalyzeImageDeps, analyzeImageHandler } from '../src/handlers/analyze-image';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 import { png } from './support/images';
@@ -43,6 +46,29 @@ const imageEvents = (imageId: string) =>
   );
 
 describe('analyze-image', () => {
+  it('keeps a skipped optional step in the image row, without its cause, and still names the image', async () => {
+    const { batch, images } = await world.uploadBatch([{ name: 'IMG_0002.png', bytes: await png(40, 60, 5) }]);
+    const brokenStep: AnalysisStep = {
+      name: 'objects',
+      source: 'a model that is down',
+      timeoutMs: 1_000,
+      optional: true,
+      run: async () => {
+        throw new Error('connect ECONNREFUSED 10.0.0.7:9000');
+      },
+    };
+    const analyzer = createStepPipeline([metadataStep, brokenStep]);
+
+    await handler({ analyzer }).handle({ imageId: images[0]!.id, batchId: batch.id }, attempt);
+
+    const row = await imageRow(images[0]!.id);
+    expect(row.status).toBe('ready');
+    expect(row.analysisSteps).toEqual([
+      { step: 'metadata', source: 'file header (sharp)', outcome: 'ok', durationMs: expect.any(Number) },
+      { step: 'objects', source: 'a model that is down', outcome: 'failed', durationMs: expect.any(Number) },
+    ]);
+  });
+
   it('claims the image, analyses its object and records a name from the batch keywords', async () => {
     const { batch, images } = await world.uploadBatch([{ name: 'IMG_0001.png', bytes: await png(60, 40) }], {
       keywords: ['red shoes'],
@@ -61,6 +87,7 @@ describe('analyze-image', () => {
       attempts: 1,
       error: null,
       metadata: { width: 60, height: 40, format: 'png' },
+      analysisSteps: [{ step: 'metadata', source: 'file header (sharp)', outcome: 'ok' }],
     });
     expect(imageEvents(image!.id).map((event) => event.status)).toEqual(['processing', 'ready']);
     expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');

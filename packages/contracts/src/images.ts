@@ -35,6 +35,16 @@ export const VisionTag = z.object({
 });
 export type VisionTag = z.infer<typeof VisionTag>;
 
+/** What one step of an image's analysis did, kept with its result so a skipped signal is never a silent one. */
+export const AnalysisStepRecord = z.object({
+  step: z.string(),
+  /** Where the step's signals come from (the file's header, a model and its version, a provider). */
+  source: z.string(),
+  outcome: z.enum(['ok', 'failed', 'timed-out']),
+  durationMs: z.number().int().min(0),
+});
+export type AnalysisStepRecord = z.infer<typeof AnalysisStepRecord>;
+
 const imageCount = z.number().int();
 
 /** How many of a batch's images are in each status. */

@@ -1,4 +1,4 @@
-import type { ImageMetadata, VisionTag } from '@renamer/contracts';
+import type { AnalysisStepRecord, ImageMetadata, VisionTag } from '@renamer/contracts';
 
 export interface AnalysisContext {
   originalFilename: string;
@@ -7,14 +7,8 @@ export interface AnalysisContext {
   locale: string;
 }
 
-/** What one step of the analysis did: kept with the result, so a skipped signal is never a silent one. */
-export interface StepRecord {
-  step: string;
-  /** Where the step's signals come from (the file's header, a model and its version, a provider). */
-  source: string;
-  outcome: 'ok' | 'failed' | 'timed-out';
-  durationMs: number;
-  /** Why an optional step was skipped; for the worker's log only (it may name paths or hosts). */
+/** A step's stored record, and for the worker's log only why it was skipped (the cause may name paths or hosts). */
+export interface StepRecord extends AnalysisStepRecord {
   error?: string;
 }
 

@@ -25,7 +25,7 @@ export interface AnalyzeImageDeps {
 }
 
 /** What the analysis adds to the image row, beside its new name and status. */
-type AnalysisResult = Pick<ImageUpdate, 'metadata' | 'visionTags' | 'altText'>;
+type AnalysisResult = Pick<ImageUpdate, 'metadata' | 'visionTags' | 'altText' | 'analysisSteps'>;
 
 /** Each lost race means another worker just took a name; this many in a row means something else is wrong. */
 const MAX_NAME_RACES = 20;
@@ -113,6 +113,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           metadata: analysis.metadata,
           visionTags: analysis.visionTags,
           altText: analysis.altText,
+          analysisSteps: analysis.provenance.map(({ error: _logOnly, ...record }) => record),
         });
         if (!ready) return { skipped: 'cancelled during analysis' };
         await deps.tracker.imagesChanged(batchId, [ready]);

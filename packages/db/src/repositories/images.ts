@@ -39,6 +39,7 @@ export type ImageUpdate = Partial<
     | 'metadata'
     | 'visionTags'
     | 'altText'
+    | 'analysisSteps'
     | 'error'
     | 'attempts'
   >

@@ -1,4 +1,4 @@
-import type { ImageMetadata, VisionTag } from '@renamer/contracts';
+import type { AnalysisStepRecord, ImageMetadata, VisionTag } from '@renamer/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { UNIQUE_FILE_PER_USER, UNIQUE_FILENAME_PER_BATCH } from '../unique-violation';
@@ -30,6 +30,7 @@ export const images = pgTable(
     metadata: jsonb('metadata').$type<ImageMetadata>(),
     visionTags: jsonb('vision_tags').$type<VisionTag[]>().notNull().default(sql`'[]'::jsonb`),
     altText: text('alt_text'),
+    analysisSteps: jsonb('analysis_steps').$type<AnalysisStepRecord[]>().notNull().default(sql`'[]'::jsonb`),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: createdAt(),

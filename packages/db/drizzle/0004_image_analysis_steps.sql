@@ -1,0 +1,1 @@
+ALTER TABLE "images" ADD COLUMN "analysis_steps" jsonb DEFAULT '[]'::jsonb NOT NULL;
