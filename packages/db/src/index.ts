@@ -7,6 +7,7 @@ export {
   type Executor,
   type Transaction,
 } from './client';
+export { createDatabase, dropDatabase } from './databases';
 export { migrateDatabase } from './migrate';
 export { InvalidCursorError, type Page, type PageParams } from './pagination';
 export * from './repositories/analytics';

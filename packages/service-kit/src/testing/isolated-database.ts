@@ -1,22 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { migrateDatabase } from '@renamer/db';
-import postgres from 'postgres';
-
-/** The same server, another database: keeps credentials, host and query parameters (sslmode …). */
-function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const admin = postgres(databaseUrl(serverUrl, 'postgres'), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(statement);
-  } finally {
-    await admin.end();
-  }
-}
+import { createDatabase, dropDatabase, migrateDatabase } from '@renamer/db';
 
 /**
  * A migrated database of its own on the server of `serverUrl`: the test run's (`vitest.global-setup.ts`), or
@@ -30,16 +13,4 @@ export async function createIsolatedDatabase(
   const url = await createDatabase(serverUrl, name);
   await migrateDatabase(url);
   return { url, drop: () => dropDatabase(serverUrl, name) };
-}
-
-/** Creates the database `name` on the server of `serverUrl` unless it exists, and returns its URL. */
-export async function createDatabase(serverUrl: string, name: string): Promise<string> {
-  await onServer(serverUrl, `create database ${name}`).catch((error: { code?: string }) => {
-    if (error.code !== '42P04') throw error; // it exists already
-  });
-  return databaseUrl(serverUrl, name);
-}
-
-export function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  return onServer(serverUrl, `drop database if exists ${name} with (force)`);
 }
