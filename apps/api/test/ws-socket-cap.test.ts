@@ -84,6 +84,16 @@ describe('WebSockets per user', () => {
     for (const ws of [onA[1]!, onB, replacement]) ws.close();
   });
 
+  it('frees the sockets of an instance that shuts down at once', async () => {
+    const owner = await stack.createUser();
+    const leaving = await stack.startApi(CAP);
+    await Promise.all([1, 2, 3].map(() => connectWs(leaving.url, owner.headers)));
+    await leaving.close();
+    // Well within a lease (three 25 s heartbeats): only the release on shutdown can have made room.
+    const replacement = await connectWs(apiA.url, owner.headers);
+    replacement.close();
+  });
+
   it("stops counting a crashed instance's sockets once their lease runs out", async () => {
     const owner = await stack.createUser();
     // One heartbeat a second: a socket's lease (three heartbeats) runs out three seconds after its last renewal.
