@@ -24,7 +24,8 @@ export interface AcceptedClient extends OpenSocket {
 
 /**
  * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
- * batch's owner joins its room; `subscribed` always goes out before any event of that room.
+ * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each socket
+ * holds a place under its user's cap from admission until it closes.
  */
 export function createProgressHub(options: ProgressHubOptions) {
   const rooms = createRooms<ClientConnection>();
