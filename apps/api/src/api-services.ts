@@ -17,12 +17,15 @@ import { createUploadService } from './services/batches/upload-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
 import { createProgressHub } from './ws/progress-hub';
+import { createUserSocketLimit } from './ws/user-socket-limit';
 
 export type ApiDeps = ServiceDeps<ApiEnv>;
 
 const CLOSE_TIMEOUT_MS = 2_000;
 const WS_MAX_MESSAGES = 30;
 const WS_MESSAGE_WINDOW_MS = 10_000;
+/** A socket counts against its user's cap for three heartbeats after its last renewal. */
+const WS_LEASE_HEARTBEATS = 3;
 
 /**
  * The API's service graph, built once: repositories, queues and flows, the batch tracker, scheduler and
@@ -82,6 +85,13 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
 
   const progressHub = createProgressHub({
     loadOwnBatchStatus: (userId, batchId) => batches.status(userId, batchId).catch(nullWhenNotFound),
+    socketLimit: createUserSocketLimit({
+      redis: platform.redis,
+      redisPrefix: env.REDIS_PREFIX,
+      maxPerUser: env.WS_MAX_SOCKETS_PER_USER,
+      leaseMs: WS_LEASE_HEARTBEATS * env.WS_PING_INTERVAL_MS,
+      log: logger,
+    }),
     maxMessages: WS_MAX_MESSAGES,
     windowMs: WS_MESSAGE_WINDOW_MS,
     pingIntervalMs: env.WS_PING_INTERVAL_MS,
@@ -110,7 +120,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     progressHub,
 
     async close() {
-      progressHub.close();
+      await progressHub.close();
       // Disconnecting drops the subscription too, and never waits for a Redis that is down.
       progressSubscriber.disconnect();
       // Bounded: BullMQ waits for Redis without end, and the shared connection is closed with the platform.

@@ -48,6 +48,7 @@ export const apiEnvSchema = serviceEnvSchema({
   UPLOAD_TMP_DIR: z.string().min(1).default(tmpdir()),
   WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(25_000),
   WS_PONG_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(20),
   WS_ALLOWED_ORIGINS: z
     .string()
     .default('')

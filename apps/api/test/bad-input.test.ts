@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { closeQueues, createQueues, type Queues } from '@renamer/queue';
 import { imageObjectKey, userObjectPrefix } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from './support/images';
@@ -5,13 +7,18 @@ import { getJson, type Json, type PipelineStack, startPipelineStack, upload } fr
 
 let stack: PipelineStack;
 let api: { url: string };
+let queues: Queues;
 
 beforeAll(async () => {
   stack = await startPipelineStack('bad-input');
   api = await stack.startApi();
+  queues = createQueues(stack.platform.redis, stack.redisPrefix);
 }, 60_000);
 
-afterAll(() => stack?.close());
+afterAll(async () => {
+  if (queues) await closeQueues(queues);
+  await stack?.close();
+});
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -122,5 +129,165 @@ describe('control characters in names and identifiers', () => {
     expect(body).toMatchObject({ code: 'upload_rejected', errors: [{ code: 'invalid_filename' }] });
     expect((await getJson(`${api.url}/api/batch`, key)).body?.items).toEqual([]);
     expect(await storedObjectsOf(user.id)).toEqual([]);
+  });
+});
+
+describe('a multipart body the parser cannot read', () => {
+  const CRLF = '\r\n';
+  const filePart = (boundary: string, name: string, bytes: Buffer) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}${CRLF}Content-Disposition: form-data; name="files"; filename="${name}"${CRLF}` +
+          `Content-Type: image/jpeg${CRLF}${CRLF}`,
+      ),
+      bytes,
+    ]);
+  /** A whole form: each file part, then the closing delimiter. */
+  const formBody = (boundary: string, files: { name: string; bytes: Buffer }[]) =>
+    Buffer.concat([
+      ...files.map(({ name, bytes }) => Buffer.concat([filePart(boundary, name, bytes), Buffer.from(CRLF)])),
+      Buffer.from(`--${boundary}--${CRLF}`),
+    ]);
+
+  /**
+   * `POST /api/batch` written by hand on a socket: the body's chunks go out 150 ms apart, so the API reads
+   * the first before the next arrives. With `hangUp` the client leaves after the last chunk, short of the
+   * declared length; otherwise the answer is read.
+   */
+  async function rawUpload(key: string, contentType: string, chunks: Buffer[], { hangUp = false } = {}) {
+    const { port } = new URL(api.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (data) => received.push(data));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0) + (hangUp ? 1024 : 0);
+    socket.write(
+      `POST /api/batch HTTP/1.1${CRLF}host: 127.0.0.1${CRLF}authorization: Bearer ${key}${CRLF}` +
+        `content-type: ${contentType}${CRLF}content-length: ${length}${CRLF}connection: close${CRLF}${CRLF}`,
+    );
+    for (const chunk of chunks) {
+      socket.write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    if (hangUp) socket.destroy();
+    await ended;
+    const [head = '', body = ''] = Buffer.concat(received)
+      .toString()
+      .split(CRLF + CRLF);
+    return {
+      status: Number(head.split(' ')[1]),
+      type: /^content-type: (.*)$/im.exec(head)?.[1],
+      body: body ? (JSON.parse(body) as Json) : null,
+    };
+  }
+
+  async function queuedJobs() {
+    const counts = await Promise.all(Object.values(queues).map((queue) => queue.getJobCounts()));
+    return counts.flatMap((byState) => Object.values(byState)).reduce((sum, count) => sum + count, 0);
+  }
+
+  /** No temporary file, object, row or job is left of the user's upload (the API may still be cleaning up). */
+  async function expectNothingLeft(userId: string, jobsBefore: number) {
+    await expect.poll(() => stack.leftoverSpoolFiles(), { timeout: 5_000 }).toEqual([]);
+    expect(await storedObjectsOf(userId)).toEqual([]);
+    expect(await stack.platform.db.sql`select id from batches where user_id = ${userId}`).toEqual([]);
+    expect(await stack.platform.db.sql`select id from images where user_id = ${userId}`).toEqual([]);
+    expect(await queuedJobs()).toBe(jobsBefore);
+  }
+
+  const photos = async () => ({
+    first: { name: 'first.jpg', bytes: await photo('jpeg', 41, 256) },
+    second: { name: 'second.jpg', bytes: await photo('jpeg', 42, 256) },
+  });
+  const halves = (bytes: Buffer) => [bytes.subarray(0, bytes.length / 2), bytes.subarray(bytes.length / 2)] as const;
+
+  it.each([
+    [
+      'without a boundary',
+      async () => {
+        const { first, second } = await photos();
+        return { contentType: 'multipart/form-data', chunks: [formBody('b0undary', [first, second])] };
+      },
+      /must name the boundary/,
+    ],
+    [
+      'with a boundary the body never uses',
+      async () => {
+        const { first, second } = await photos();
+        return { contentType: 'multipart/form-data; boundary=declared', chunks: [formBody('actual', [first, second])] };
+      },
+      /no part delimited by the boundary/,
+    ],
+    [
+      'ending in the middle of a file, after a whole one',
+      async () => {
+        const { first, second } = await photos();
+        const [start] = halves(second.bytes);
+        return {
+          contentType: 'multipart/form-data; boundary=b0undary',
+          chunks: [
+            Buffer.concat([filePart('b0undary', first.name, first.bytes), Buffer.from(CRLF)]),
+            filePart('b0undary', second.name, start),
+          ],
+        };
+      },
+      /ended in the middle of a part/,
+    ],
+    [
+      'ending in the middle of a file that is being spooled',
+      async () => {
+        const { first } = await photos();
+        const [start, rest] = halves(first.bytes);
+        const [middle] = halves(rest);
+        return {
+          contentType: 'multipart/form-data; boundary=b0undary',
+          chunks: [filePart('b0undary', first.name, start), middle],
+        };
+      },
+      /ended in the middle of a part/,
+    ],
+    [
+      'with a field declared as JSON that is not',
+      async () => {
+        const { first } = await photos();
+        const field = Buffer.from(
+          `--b0undary${CRLF}Content-Disposition: form-data; name="keywords"${CRLF}` +
+            `Content-Type: application/json${CRLF}${CRLF}{red shoes${CRLF}`,
+        );
+        return {
+          contentType: 'multipart/form-data; boundary=b0undary',
+          chunks: [Buffer.concat([field, formBody('b0undary', [first])])],
+        };
+      },
+      /not a valid JSON/,
+    ],
+  ])('is a 400 validation_failed problem (%s) and leaves nothing behind', async (_what, request, detail) => {
+    const { key, user } = await stack.createUser();
+    const jobsBefore = await queuedJobs();
+    const { contentType, chunks } = await request();
+    const answer = await rawUpload(key, contentType, chunks);
+    expect(answer).toMatchObject({
+      status: 400,
+      type: expect.stringContaining('application/problem+json'),
+      body: { code: 'validation_failed', requestId: expect.any(String), detail: expect.stringMatching(detail) },
+    });
+    await expectNothingLeft(user.id, jobsBefore);
+  });
+
+  it('leaves nothing behind when the client hangs up in the middle of a file', async () => {
+    const { key, user } = await stack.createUser();
+    const jobsBefore = await queuedJobs();
+    const { first, second } = await photos();
+    const [start] = halves(second.bytes);
+    await rawUpload(
+      key,
+      'multipart/form-data; boundary=b0undary',
+      [
+        Buffer.concat([filePart('b0undary', first.name, first.bytes), Buffer.from(CRLF)]),
+        filePart('b0undary', second.name, start),
+      ],
+      { hangUp: true },
+    );
+    await expectNothingLeft(user.id, jobsBefore);
   });
 });

@@ -3,18 +3,20 @@ import type { WebSocket } from 'ws';
 import type { CallLog } from '../services/call-log';
 import { type ClientConnection, createClientConnection } from './connection';
 import { createRooms } from './rooms';
+import type { OpenSocket, UserSocketLimit } from './user-socket-limit';
 
 export interface ProgressHubOptions {
   /** The batch's status for `subscribed`, or null when it is not the user's (answered as not_found). */
   loadOwnBatchStatus: (userId: string, batchId: string) => Promise<BatchStatusResponse | null>;
+  /** Counts each user's sockets across instances; the heartbeat renews them. */
+  socketLimit: UserSocketLimit;
   maxMessages: number;
   windowMs: number;
   pingIntervalMs: number;
   pongTimeoutMs: number;
 }
 
-export interface AcceptedClient {
-  userId: string;
+export interface AcceptedClient extends OpenSocket {
   /** The upgrade request's logger: what goes wrong on the connection is logged with its `requestId`. */
   log: CallLog;
   credentialsStillValid: () => Promise<boolean>;
@@ -22,12 +24,13 @@ export interface AcceptedClient {
 
 /**
  * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
- * batch's owner joins its room; `subscribed` always goes out before any event of that room.
+ * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each socket
+ * holds a place under its user's cap from admission until it closes.
  */
 export function createProgressHub(options: ProgressHubOptions) {
   const rooms = createRooms<ClientConnection>();
-  /** Each open connection, with how to check that its credentials still hold. */
-  const connections = new Map<ClientConnection, () => Promise<boolean>>();
+  /** Each open connection: whose it is, and how to check that its credentials still hold. */
+  const connections = new Map<ClientConnection, OpenSocket & { stillValid: () => Promise<boolean> }>();
 
   const heartbeat = setInterval(() => {
     const deadline = Date.now() - options.pongTimeoutMs;
@@ -36,13 +39,14 @@ export function createProgressHub(options: ProgressHubOptions) {
       else connection.socket.ping();
     }
     void closeRevoked();
+    void options.socketLimit.renew(connections.values());
   }, options.pingIntervalMs);
   heartbeat.unref();
 
   /** A logout, ban, deleted key or expired session ends the connection at the next heartbeat. */
   async function closeRevoked() {
     await Promise.all(
-      [...connections].map(async ([connection, stillValid]) => {
+      [...connections].map(async ([connection, { stillValid }]) => {
         if (!(await stillValid())) connection.socket.close(1008, 'credentials no longer valid');
       }),
     );
@@ -77,7 +81,10 @@ export function createProgressHub(options: ProgressHubOptions) {
   }
 
   return {
-    accept(socket: WebSocket, { userId, log, credentialsStillValid }: AcceptedClient) {
+    /** Counts a new socket of the user, before the upgrade: its id, or `rate_limited` past the cap. */
+    admit: (userId: string) => options.socketLimit.admit(userId),
+
+    accept(socket: WebSocket, { userId, socketId, log, credentialsStillValid }: AcceptedClient) {
       const joined = new Set<string>();
       const connection: ClientConnection = createClientConnection(socket, {
         maxMessages: options.maxMessages,
@@ -85,10 +92,10 @@ export function createProgressHub(options: ProgressHubOptions) {
         log,
         onMessage: (message) => handle(connection, joined, userId, message),
       });
-      connections.set(connection, credentialsStillValid);
+      connections.set(connection, { userId, socketId, stillValid: credentialsStillValid });
       socket.on('close', () => {
-        connections.delete(connection);
         for (const batchId of joined) rooms.leave(batchId, connection);
+        if (connections.delete(connection)) void options.socketLimit.release({ userId, socketId });
       });
     },
 
@@ -102,9 +109,13 @@ export function createProgressHub(options: ProgressHubOptions) {
 
     stats: () => ({ connections: connections.size, rooms: rooms.size }),
 
-    close() {
+    async close() {
       clearInterval(heartbeat);
-      for (const connection of connections.keys()) connection.socket.close(1001, 'server shutting down');
+      const open = [...connections];
+      connections.clear();
+      for (const [connection] of open) connection.socket.close(1001, 'server shutting down');
+      // Uncounted now, while Redis is still connected: a socket's own 'close' comes after its closing handshake.
+      await Promise.all(open.map(([, socket]) => options.socketLimit.release(socket)));
     },
   };
 }

@@ -49,13 +49,15 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
     UPLOAD_TMP_DIR: uploadTmpDir,
     ...apiOverrides,
   };
-  const platform = createPlatform(loadApiEnv(env));
+  const parsedEnv = loadApiEnv(env);
+  const platform = createPlatform(parsedEnv);
   const repositories = createRepositories(platform.db.db);
   const apis: { app: FastifyInstance; url: string; close: () => Promise<void> }[] = [];
   const workers: SpawnedService[] = [];
 
   return {
     env,
+    redisPrefix: parsedEnv.REDIS_PREFIX,
     platform,
     repositories,
     uploadTmpDir,

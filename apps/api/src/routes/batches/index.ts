@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BatchService } from '../../services/batches/batch-service';
 import type { UploadService } from '../../services/batches/upload-service';
+import { readMultipartBody } from './multipart-body';
 
 export interface BatchRoutesOptions {
   batches: BatchService;
@@ -41,7 +42,10 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('validation_failed', 'Send the files as multipart/form-data.');
-      const result = await uploads.upload(principalOf(request).user.id, request.parts(), request.log);
+      const body = readMultipartBody(request);
+      const result = await uploads.upload(principalOf(request).user.id, body.parts, request.log).catch((error) => {
+        throw body.asClientError(error);
+      });
       return reply.code(201).send(result);
     },
   );

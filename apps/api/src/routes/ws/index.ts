@@ -21,12 +21,20 @@ function admitOrigin(allowedOrigins: ReadonlySet<string>) {
 }
 
 export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: WsRoutesOptions) {
+  /** The id each admitted upgrade's socket is counted under, from the upgrade request to the socket. */
+  const socketIds = new WeakMap<FastifyRequest, string>();
+  // Last: a socket is counted only once everything else about the upgrade request was accepted.
+  const admitUnderCap = async (request: FastifyRequest) => {
+    socketIds.set(request, await hub.admit(principalOf(request).user.id));
+  };
+
   app.get(
     '/api/ws',
-    { websocket: true, schema: { hide: true }, onRequest: admitOrigin(allowedOrigins) },
+    { websocket: true, schema: { hide: true }, onRequest: [admitOrigin(allowedOrigins), admitUnderCap] },
     (socket, request) =>
       hub.accept(socket, {
         userId: principalOf(request).user.id,
+        socketId: socketIds.get(request)!,
         log: request.log,
         credentialsStillValid: () => app.credentialsStillValid(request).catch(() => true),
       }),
