@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{apps,packages}/*/{src,test}/**/*.test.ts', 'scripts/**/*.test.ts', 'vitest.*.test.ts'],
+    include: ['{apps,packages}/*/{src,test}/**/*.test.ts', 'e2e/**/*.test.ts', 'vitest.*.test.ts'],
     globalSetup: ['vitest.global-setup.ts'],
     setupFiles: ['vitest.setup.ts'],
     env: {

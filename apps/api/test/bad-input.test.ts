@@ -2,15 +2,15 @@ import { connect } from 'node:net';
 import { closeQueues, createQueues, type Queues } from '@renamer/queue';
 import { imageObjectKey, userObjectPrefix } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiStack, getJson, type Json, startApiStack, upload } from './support/api-stack';
 import { photo } from './support/images';
-import { getJson, type Json, type PipelineStack, startPipelineStack, upload } from './support/pipeline-stack';
 
-let stack: PipelineStack;
+let stack: ApiStack;
 let api: { url: string };
 let queues: Queues;
 
 beforeAll(async () => {
-  stack = await startPipelineStack('bad-input');
+  stack = await startApiStack('bad-input');
   api = await stack.startApi();
   queues = createQueues(stack.platform.redis, stack.redisPrefix);
 }, 60_000);

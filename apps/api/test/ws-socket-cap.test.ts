@@ -3,18 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { connectWs, type Json, type PipelineStack, startPipelineStack } from './support/pipeline-stack';
+import { type ApiStack, connectWs, type Json, startApiStack } from './support/api-stack';
 
 const API_ENTRY = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const CAP = { WS_MAX_SOCKETS_PER_USER: '3' };
 
-let stack: PipelineStack;
+let stack: ApiStack;
 let apiA: { url: string };
 let apiB: { url: string };
 const spawned: SpawnedService[] = [];
 
 beforeAll(async () => {
-  stack = await startPipelineStack('ws-socket-cap');
+  stack = await startApiStack('ws-socket-cap');
   apiA = await stack.startApi(CAP);
   apiB = await stack.startApi(CAP);
 }, 60_000);

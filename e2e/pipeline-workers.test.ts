@@ -1,12 +1,6 @@
+import { photo, upload, waitForBatch } from '@renamer/api/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { photo } from './support/images';
-import {
-  type PipelineStack,
-  SLOW_WORKER_ENTRY,
-  startPipelineStack,
-  upload,
-  waitForBatch,
-} from './support/pipeline-stack';
+import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
 let stack: PipelineStack;
 let api: { url: string };

@@ -1,28 +1,16 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '@renamer/auth';
 import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
-import {
-  createIsolatedDatabase,
-  freePort,
-  type SpawnedService,
-  spawnService,
-  testServiceEnv,
-  waitForStatus,
-} from '@renamer/service-kit/testing';
+import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { buildApi } from '../../src/app';
 import { loadApiEnv } from '../../src/env';
-
-const WORKER_ENTRY = fileURLToPath(new URL('../../../worker/src/server.ts', import.meta.url));
-/** The worker with every analysis held `SLOW_ANALYSIS_MS` first, for tests that kill it mid-job or watch each change. */
-export const SLOW_WORKER_ENTRY = fileURLToPath(new URL('../../../worker/test/support/slow-worker.ts', import.meta.url));
 
 /** Answers of several shapes (bodies and problems) that the tests read field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: a test reads whichever fields the answer it expects has
@@ -35,10 +23,10 @@ export interface UploadFile {
 }
 
 /**
- * The real pipeline on loopback: API instances and worker processes sharing one PostgreSQL database,
- * one Redis prefix and one object store directory, as separate machines would.
+ * API instances on loopback sharing one PostgreSQL database (of the stack's own), one Redis prefix and one
+ * object store directory, as separate machines would; the end-to-end tests add worker processes (e2e/).
  */
-export async function startPipelineStack(name: string, apiOverrides: Record<string, string> = {}) {
+export async function startApiStack(name: string, apiOverrides: Record<string, string> = {}) {
   const uploadTmpDir = mkdtempSync(join(tmpdir(), `renamer-${name}-spool-`));
   const base = testServiceEnv(name);
   const database = await createIsolatedDatabase(base.DATABASE_URL!);
@@ -53,7 +41,6 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
   const platform = createPlatform(parsedEnv);
   const repositories = createRepositories(platform.db.db);
   const apis: { app: FastifyInstance; url: string; close: () => Promise<void> }[] = [];
-  const workers: SpawnedService[] = [];
 
   return {
     env,
@@ -82,22 +69,6 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
       return api;
     },
 
-    async startWorker(overrides: Record<string, string> = {}, entry = WORKER_ENTRY) {
-      const port = await freePort();
-      const worker = spawnService(entry, {
-        ...env,
-        WORKER_PORT: String(port),
-        WORKER_LOCK_MS: '2000',
-        WORKER_STALLED_CHECK_MS: '1000',
-        RECONCILE_EVERY_MS: '1000',
-        RECONCILE_AFTER_SECONDS: '2',
-        ...overrides,
-      });
-      await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`);
-      workers.push(worker);
-      return worker;
-    },
-
     /** A user with an API key, made directly in the database (sign-in has its own tests). */
     async createUser(options: { quota?: number } = {}) {
       const id = crypto.randomUUID();
@@ -114,7 +85,6 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
     },
 
     async close() {
-      for (const worker of workers) await worker.stop();
       for (const api of apis) await api.close();
       await platform.close();
       await database.drop();
@@ -122,7 +92,7 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
   };
 }
 
-export type PipelineStack = Awaited<ReturnType<typeof startPipelineStack>>;
+export type ApiStack = Awaited<ReturnType<typeof startApiStack>>;
 
 export async function upload(apiUrl: string, key: string, files: UploadFile[], fields: Record<string, string> = {}) {
   const form = new FormData();

@@ -1,15 +1,7 @@
+import { connectWs, getJson, largeJpeg, photo, pngDeclaring, SVG, upload, waitForBatch } from '@renamer/api/testing';
 import type { ServerMessage } from '@renamer/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { largeJpeg, photo, pngDeclaring, SVG } from './support/images';
-import {
-  connectWs,
-  getJson,
-  type PipelineStack,
-  SLOW_WORKER_ENTRY,
-  startPipelineStack,
-  upload,
-  waitForBatch,
-} from './support/pipeline-stack';
+import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
 let stack: PipelineStack;
 let apiA: { url: string };
