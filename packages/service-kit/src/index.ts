@@ -1,3 +1,4 @@
+export * from './call-log';
 export * from './env';
 export * from './health';
 export * from './http-service';

@@ -1,8 +1,8 @@
 import { AppError } from '@renamer/contracts';
 import type { UserRepository } from '@renamer/db';
 import { quotaRemaining } from '@renamer/domain';
+import type { CallLog } from '@renamer/service-kit';
 import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
-import type { CallLog } from './call-log';
 
 export interface AccountDeps {
   users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete'>;
