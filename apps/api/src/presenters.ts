@@ -1,5 +1,5 @@
+import type { QuotaStatus } from '@renamer/accounts';
 import type { ApiKey, User } from '@renamer/db';
-import type { AccountService } from './services/account';
 
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
@@ -13,7 +13,7 @@ export const toProfile = (user: User) => ({
   createdAt: iso(user.createdAt),
 });
 
-export const toQuota = (plan: User['plan'], usage: Awaited<ReturnType<AccountService['quota']>>) => ({
+export const toQuota = (plan: User['plan'], usage: QuotaStatus) => ({
   plan,
   quota: usage.quota,
   used: usage.used,

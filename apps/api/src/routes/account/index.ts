@@ -1,10 +1,10 @@
+import type { AccountService } from '@renamer/accounts';
 import { principalOf } from '@renamer/auth';
 import { Profile, QuotaResponse, UpdateProfileBody } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toProfile, toQuota } from '../../presenters';
-import type { AccountService } from '../../services/account';
 import type { SignInService } from '../../services/sign-in';
 
 export interface AccountRoutesOptions {
