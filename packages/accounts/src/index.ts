@@ -1,1 +1,2 @@
 export * from './account-service';
+export * from './presenters';

@@ -1,10 +1,9 @@
-import type { AccountService } from '@renamer/accounts';
+import { type AccountService, toProfile, toQuota } from '@renamer/accounts';
 import { principalOf } from '@renamer/auth';
 import { Profile, QuotaResponse, UpdateProfileBody } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toProfile, toQuota } from '../../presenters';
 import type { SignInService } from '../../services/sign-in';
 
 export interface AccountRoutesOptions {
