@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '@renamer/contracts';
+import { withErrors } from '@renamer/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -39,6 +40,9 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
     allowList: (request) => request.url.startsWith('/health/') || request.url === '/metrics',
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests: at most ${context.max} in ${context.after}. Try again later.`),
+  });
+  app.addHook('onRoute', (route) => {
+    route.schema = withErrors(route.schema, ['rate_limited']);
   });
   // A root hook, after the credentials are resolved and before any route's guard: a flood of requests with
   // bad or missing credentials is counted (per address) like any other.

@@ -5,6 +5,7 @@ export * from './http-service';
 export * from './lifecycle';
 export * from './logger';
 export * from './metrics';
+export * from './openapi';
 export * from './platform';
 export * from './problem';
 export * from './redis';
