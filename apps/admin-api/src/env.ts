@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const adminEnvSchema = serviceEnvSchema({
   ADMIN_API_PORT: portVariable(3001),
   TRUST_PROXY: z.stringbool().default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type AdminEnv = z.infer<typeof adminEnvSchema>;

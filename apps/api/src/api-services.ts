@@ -1,3 +1,4 @@
+import { createAccountService } from '@renamer/accounts';
 import { AppError } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
@@ -10,7 +11,6 @@ import {
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
 import { createRedis, type ServiceDeps, withTimeout } from '@renamer/service-kit';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';
-import { createAccountService } from './services/account';
 import { createApiKeyService } from './services/api-keys';
 import { createBatchService } from './services/batches/batch-service';
 import { createUploadService } from './services/batches/upload-service';
@@ -58,7 +58,12 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     adminEmailHashes: new Set(env.ADMIN_EMAILS.map(emailHash)),
     sessionTtlSeconds: env.SESSION_TTL,
   });
-  const account = createAccountService({ users: repositories.users, store: platform.store });
+  const account = createAccountService({
+    db: platform.db.db,
+    users: repositories.users,
+    auditLog: repositories.auditLog,
+    store: platform.store,
+  });
   const apiKeys = createApiKeyService({ apiKeys: repositories.apiKeys });
   const batches = createBatchService({
     batches: repositories.batches,

@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  authentication,
-  authenticationOptions,
-  CSRF_COOKIE,
-  hashApiKey,
-  requireCredentials,
-  SESSION_COOKIE,
-} from '@renamer/auth';
+import { CSRF_COOKIE, hashApiKey, SESSION_COOKIE } from '@renamer/auth';
 import { emailHash } from '@renamer/domain';
-import { createHttpService, createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthStack, browser, startAuthStack } from './support/auth-stack';
 
@@ -188,29 +180,6 @@ describe('CSRF for cookie-authenticated changes', () => {
     expect((await rename(client, await client.csrfToken())).status).toBe(200);
   });
 
-  it("accepts the API's token on another service set up by packages/auth, as the admin API is", async () => {
-    const other = createHttpService({ service: 'other', logger: createLogger('other', 'silent'), healthChecks: {} });
-    await other.register(authentication, authenticationOptions(stack.env, stack.repositories));
-    await other.register(requireCredentials, {
-      routes: async (scope) => {
-        scope.post('/api/admin/probe', async () => ({ ok: true }));
-      },
-    });
-    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
-    try {
-      const client = await signedIn();
-      const post = (csrf: string) =>
-        fetch(`${otherUrl}/api/admin/probe`, {
-          method: 'POST',
-          headers: { cookie: client.jar.headerFor(new URL(stack.apiUrl))!, 'x-csrf-token': csrf },
-        });
-      expect((await post('not-a-real-token')).status).toBe(403);
-      expect((await post(await client.csrfToken())).status).toBe(200);
-    } finally {
-      await other.close();
-    }
-  });
-
   it('refuses a change without the token and accepts it with the token', async () => {
     const client = await signedIn();
     const without = await client.fetch('/api/auth/me', { method: 'PATCH', json: { displayName: 'Changed' } });
@@ -367,25 +336,5 @@ describe('account', () => {
     expect(await stack.repositories.users.findById(userId)).toBeNull();
     expect(await stack.platform.store.stat(key)).toBeNull();
     expect((await client.fetch('/api/auth/me')).status).toBe(401);
-  });
-});
-
-describe('admin API', () => {
-  it('accepts the same session cookie, and refuses non-admins with 403', async () => {
-    const user = await signedIn();
-    const cookie = user.jar.headerFor(new URL(stack.apiUrl))!;
-    const refused = await fetch(`${stack.adminUrl}/api/admin/health`, { headers: { cookie } });
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ code: 'forbidden' });
-    expect((await fetch(`${stack.adminUrl}/api/admin/health`)).status).toBe(401);
-
-    const boss = await signedIn('boss@renamer.test');
-    const allowed = await fetch(`${stack.adminUrl}/api/admin/health`, {
-      headers: { cookie: boss.jar.headerFor(new URL(stack.apiUrl))! },
-    });
-    expect(allowed.status).toBe(200);
-    const body = (await allowed.json()) as { queues: Record<string, unknown> };
-    expect(body).toMatchObject({ status: 'ok', checks: { db: { ok: true }, redis: { ok: true } } });
-    expect(body.queues.maintenance).toMatchObject({ waiting: expect.any(Number), workers: expect.any(Number) });
   });
 });

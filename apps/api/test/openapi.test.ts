@@ -2,9 +2,56 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { generateOpenApiDocument, OPENAPI_FILE } from '../src/openapi-document';
 
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
+const committed = await readFile(OPENAPI_FILE, 'utf8');
+const document = JSON.parse(committed) as { paths: Record<string, Record<string, Operation>> };
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+);
+const statuses = (name: string) =>
+  Object.keys(operations.find((entry) => entry.name === name)?.operation.responses ?? {});
+
 describe('docs/openapi.json', () => {
   it('is the document the code generates (run `pnpm openapi` after changing a route)', async () => {
-    const committed = await readFile(OPENAPI_FILE, 'utf8');
     expect(committed).toBe(await generateOpenApiDocument());
+  });
+
+  it('names and summarises every operation, and answers its errors with problem documents', () => {
+    for (const { name, operation } of operations) {
+      expect(operation.operationId, name).toBeTruthy();
+      expect(operation.summary, name).toBeTruthy();
+      for (const status of ['429', '500']) {
+        expect(operation.responses[status]?.content, `${name} ${status}`).toHaveProperty(['application/problem+json']);
+      }
+    }
+  });
+
+  it('marks the public operations security: [], and documents 401 and 403 for the others', () => {
+    const publicOperations = operations.filter(({ operation }) => operation.security?.length === 0);
+    expect(publicOperations.map(({ name }) => name).sort()).toEqual([
+      'GET /api/auth/callback',
+      'GET /api/auth/csrf',
+      'GET /api/auth/login',
+      'GET /api/files/{token}',
+    ]);
+    for (const { name, operation } of operations.filter((entry) => !publicOperations.includes(entry))) {
+      expect(operation.security, name).toEqual([{ session: [] }, { apiKey: [] }]);
+      expect(Object.keys(operation.responses), name).toEqual(expect.arrayContaining(['401', '403']));
+    }
+  });
+
+  it('documents what an upload, a cancel, a retry and a download link can answer', () => {
+    expect(statuses('POST /api/batch')).toEqual(
+      expect.arrayContaining(['201', '400', '402', '409', '413', '415', '422']),
+    );
+    expect(statuses('POST /api/batch/{batchId}/cancel')).toEqual(expect.arrayContaining(['202', '404', '409']));
+    expect(statuses('POST /api/batch/{batchId}/retry')).toEqual(expect.arrayContaining(['202', '404', '409']));
+    expect(statuses('GET /api/files/{token}')).toEqual(expect.arrayContaining(['200', '403', '404', '410']));
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type BatchStatusResponse, type ProgressEvent, ServerMessage } from '@renamer/contracts';
+import type { CallLog } from '@renamer/service-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import type { CallLog } from '../src/services/call-log';
 import { createProgressHub, type ProgressHubOptions } from '../src/ws/progress-hub';
 import type { OpenSocket, UserSocketLimit } from '../src/ws/user-socket-limit';
 

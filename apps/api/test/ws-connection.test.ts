@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ServerMessage } from '@renamer/contracts';
+import type { CallLog } from '@renamer/service-kit';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { CallLog } from '../src/services/call-log';
 import { createClientConnection } from '../src/ws/connection';
 
 /** The part of a `ws` socket a connection uses, keeping what it sends. */

@@ -4,4 +4,5 @@ export * from './credentials';
 export * from './csrf';
 export * from './openapi-security';
 export * from './principal';
+export * from './rate-limit';
 export * from './require-credentials';

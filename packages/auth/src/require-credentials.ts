@@ -1,4 +1,5 @@
-import { AppError } from '@renamer/contracts';
+import { AppError, type ErrorCode } from '@renamer/contracts';
+import { withErrors } from '@renamer/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { SIGNED_IN_SECURITY } from './openapi-security';
@@ -13,6 +14,12 @@ export interface RequireCredentialsOptions {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** What the guard can answer a route's callers: `forbidden` for the wrong role, or a change without its CSRF token. */
+function guardErrors(methods: readonly string[], role: string | undefined): ErrorCode[] {
+  const forbidden = role !== undefined || methods.some((method) => STATE_CHANGING.has(method));
+  return ['unauthenticated', 'banned', ...(forbidden ? ['forbidden' as const] : [])];
+}
+
 /**
  * The guard of every route but the few public ones (fastify/demo's autohooks): one `onRequest` hook for the
  * whole scope, so a route registered inside cannot forget it, and credentials are checked before the body is
@@ -21,7 +28,10 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 async function requireCredentialsPlugin(scope: FastifyInstance, { routes, role }: RequireCredentialsOptions) {
   scope.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: route.schema?.security ?? SIGNED_IN_SECURITY };
+    route.schema = withErrors(
+      { ...route.schema, security: route.schema?.security ?? SIGNED_IN_SECURITY },
+      guardErrors([route.method].flat(), role),
+    );
   });
   // Callback style, so that csrfProtection can answer its own 403 through the error handler.
   scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

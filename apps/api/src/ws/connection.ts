@@ -1,6 +1,6 @@
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
+import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
-import type { CallLog } from '../services/call-log';
 import { createMessageRate } from './message-rate';
 
 export interface ConnectionOptions {

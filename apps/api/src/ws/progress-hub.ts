@@ -1,6 +1,6 @@
 import type { BatchStatusResponse, ClientMessage, ProgressEvent } from '@renamer/contracts';
+import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
-import type { CallLog } from '../services/call-log';
 import { type ClientConnection, createClientConnection } from './connection';
 import { createRooms } from './rooms';
 import type { OpenSocket, UserSocketLimit } from './user-socket-limit';

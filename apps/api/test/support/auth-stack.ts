@@ -1,5 +1,3 @@
-import { buildAdminApi } from '@renamer/admin-api/app';
-import { loadAdminEnv } from '@renamer/admin-api/env';
 import { createRepositories } from '@renamer/db';
 import { createDevIdp, type DevIdp } from '@renamer/dev-idp';
 import { CookieJar, signInThroughDevIdp } from '@renamer/dev-idp/testing';
@@ -12,8 +10,9 @@ import { loadApiEnv } from '../../src/env';
 const CLIENT = { clientId: 'renamer-test', clientSecret: 'renamer-test-secret' };
 
 /**
- * A real sign-in stack on loopback: the development OpenID provider, the API and the admin API, over
- * real PostgreSQL and Redis. Each stack has its own Redis prefix, so its rate-limit counters are its own.
+ * A real sign-in stack on loopback: the development OpenID provider and the API, over real PostgreSQL and
+ * Redis. Each stack has its own Redis prefix, so its rate-limit counters are its own. Another service on
+ * the same host (the admin API) starts from `serviceEnv` and `platform`, and takes the same cookies.
  */
 export async function startAuthStack(options: {
   name: string;
@@ -21,18 +20,17 @@ export async function startAuthStack(options: {
   rateLimitPerMinute?: number;
   adminEmails?: string;
 }) {
-  const [apiPort, adminPort] = [await freePort(), await freePort()];
+  const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
   const idp: DevIdp = createDevIdp({
     issuer: 'http://127.0.0.1:0',
     clients: [{ ...CLIENT, redirectUris: [`${apiUrl}/api/auth/callback`] }],
   });
   const issuer = await idp.listen();
 
-  const baseEnv = { ...testServiceEnv(options.name), PUBLIC_URL: apiUrl, LOG_LEVEL: 'silent' };
+  const serviceEnv = { ...testServiceEnv(options.name), PUBLIC_URL: apiUrl, LOG_LEVEL: 'silent' };
   const env = loadApiEnv({
-    ...baseEnv,
+    ...serviceEnv,
     OIDC_ISSUER: issuer,
     OIDC_CLIENT_ID: CLIENT.clientId,
     OIDC_CLIENT_SECRET: CLIENT.clientSecret,
@@ -44,16 +42,13 @@ export async function startAuthStack(options: {
   const platform = createPlatform(env);
   const api: FastifyInstance = await buildApi({ env, logger, platform });
   await api.listen({ port: apiPort, host: '127.0.0.1' });
-  const adminEnv = loadAdminEnv(baseEnv);
-  const admin = await buildAdminApi({ env: adminEnv, logger, platform });
-  await admin.listen({ port: adminPort, host: '127.0.0.1' });
 
   return {
     env,
+    serviceEnv,
+    logger,
     api,
-    admin,
     apiUrl,
-    adminUrl,
     issuer,
     platform,
     repositories: createRepositories(platform.db.db),
@@ -72,7 +67,6 @@ export async function startAuthStack(options: {
     },
 
     async close() {
-      await admin.close();
       await api.close();
       await platform.close();
       await idp.close();
@@ -82,20 +76,25 @@ export async function startAuthStack(options: {
 
 export type AuthStack = Awaited<ReturnType<typeof startAuthStack>>;
 
-/** A browser-like client of one origin: keeps its cookies and sends them, and the CSRF header on request. */
-export function browser(origin: string, jar = new CookieJar()) {
+/**
+ * A browser-like client of one origin: keeps its cookies and sends them, and the CSRF header on request.
+ * Cookies belong to the host, not the port: a client of another service on the host (the admin API) sends
+ * the cookies of `cookieOrigin`.
+ */
+export function browser(origin: string, jar = new CookieJar(), cookieOrigin = origin) {
   return {
     jar,
     async fetch(path: string, init: RequestInit & { csrf?: string; json?: unknown } = {}) {
       const url = new URL(path, origin);
+      const cookieUrl = new URL(path, cookieOrigin);
       const headers = new Headers(init.headers);
-      const cookie = jar.headerFor(url);
+      const cookie = jar.headerFor(cookieUrl);
       if (cookie) headers.set('cookie', cookie);
       if (init.csrf) headers.set('x-csrf-token', init.csrf);
       if (init.json !== undefined) headers.set('content-type', 'application/json');
       const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
       const response = await fetch(url, { ...init, headers, body, redirect: 'manual' });
-      jar.storeFrom(url, response);
+      jar.storeFrom(cookieUrl, response);
       return response;
     },
     async csrfToken(): Promise<string> {

@@ -1,3 +1,4 @@
-// What the end-to-end tests (e2e/) start the API with, as `@renamer/api/testing`.
+// What other workspaces' tests (the admin API's, e2e/) start the API with, as `@renamer/api/testing`.
 export * from './api-stack';
+export * from './auth-stack';
 export * from './images';

@@ -1,10 +1,9 @@
+import { type AccountService, toProfile, toQuota } from '@renamer/accounts';
 import { principalOf } from '@renamer/auth';
 import { Profile, QuotaResponse, UpdateProfileBody } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toProfile, toQuota } from '../../presenters';
-import type { AccountService } from '../../services/account';
 import type { SignInService } from '../../services/sign-in';
 
 export interface AccountRoutesOptions {
@@ -17,30 +16,73 @@ export async function accountRoutes(app: FastifyInstance, { account, signIn }: A
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
 
-  typed.post('/api/auth/logout', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
-    await signIn.signOut(principalOf(request));
-    app.clearSession(reply);
-    return reply.code(204).send(null);
-  });
+  typed.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags,
+        operationId: 'signOut',
+        summary: 'Sign out: the session is revoked',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await signIn.signOut(principalOf(request));
+      app.clearSession(reply);
+      return reply.code(204).send(null);
+    },
+  );
 
-  typed.get('/api/auth/me', { schema: { tags, response: { 200: Profile } } }, async (request) =>
-    toProfile(principalOf(request).user),
+  typed.get(
+    '/api/auth/me',
+    { schema: { tags, operationId: 'getProfile', summary: 'The caller’s profile', response: { 200: Profile } } },
+    async (request) => toProfile(principalOf(request).user),
   );
 
   typed.patch(
     '/api/auth/me',
-    { schema: { tags, body: UpdateProfileBody, response: { 200: Profile } } },
+    {
+      schema: {
+        tags,
+        operationId: 'updateProfile',
+        summary: 'Change the display name',
+        body: UpdateProfileBody,
+        response: { 200: Profile },
+      },
+    },
     async (request) => toProfile(await account.rename(principalOf(request).user.id, request.body.displayName)),
   );
 
-  typed.delete('/api/auth/me', { schema: { tags, response: { 204: z.null() } } }, async (request, reply) => {
-    await account.delete(principalOf(request).user.id, request.log);
-    app.clearSession(reply);
-    return reply.code(204).send(null);
-  });
+  typed.delete(
+    '/api/auth/me',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteAccount',
+        summary: 'Delete the account with its images and stored objects',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await account.delete(principalOf(request).user.id, request.log);
+      app.clearSession(reply);
+      return reply.code(204).send(null);
+    },
+  );
 
-  typed.get('/api/auth/quota', { schema: { tags, response: { 200: QuotaResponse } } }, async (request) => {
-    const { user } = principalOf(request);
-    return toQuota(user.plan, await account.quota(user.id));
-  });
+  typed.get(
+    '/api/auth/quota',
+    {
+      schema: {
+        tags,
+        operationId: 'getQuota',
+        summary: 'This month’s quota, what is used and what remains',
+        response: { 200: QuotaResponse },
+      },
+    },
+    async (request) => {
+      const { user } = principalOf(request);
+      return toQuota(user.plan, await account.quota(user.id));
+    },
+  );
 }

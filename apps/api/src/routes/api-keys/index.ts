@@ -12,7 +12,16 @@ export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys:
 
   typed.post(
     '/api/auth/api-keys',
-    { schema: { tags, body: CreateApiKeyBody, response: { 201: CreatedApiKey } } },
+    {
+      schema: {
+        tags,
+        operationId: 'createApiKey',
+        summary: 'Create an API key; the key is shown in this answer only',
+        body: CreateApiKeyBody,
+        response: { 201: CreatedApiKey },
+        errors: ['conflict'],
+      },
+    },
     async (request, reply) => {
       const { created, key } = await apiKeys.create(principalOf(request).user.id, request.body);
       const { lastUsedAt: _neverUsedYet, ...summary } = toApiKeySummary(created);
@@ -20,14 +29,33 @@ export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys:
     },
   );
 
-  typed.get('/api/auth/api-keys', { schema: { tags, response: { 200: ApiKeyList } } }, async (request) => ({
-    items: (await apiKeys.list(principalOf(request).user.id)).map(toApiKeySummary),
-    nextCursor: null,
-  }));
+  typed.get(
+    '/api/auth/api-keys',
+    {
+      schema: {
+        tags,
+        operationId: 'listApiKeys',
+        summary: 'The caller’s API keys, without the keys',
+        response: { 200: ApiKeyList },
+      },
+    },
+    async (request) => ({
+      items: (await apiKeys.list(principalOf(request).user.id)).map(toApiKeySummary),
+      nextCursor: null,
+    }),
+  );
 
   typed.delete(
     '/api/auth/api-keys/:id',
-    { schema: { tags, params: IdParams, response: { 204: z.null() } } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteApiKey',
+        summary: 'Delete an API key: it stops working at once',
+        params: IdParams,
+        response: { 204: z.null() },
+      },
+    },
     async (request, reply) => {
       await apiKeys.delete(principalOf(request).user.id, request.params.id);
       return reply.code(204).send(null);

@@ -35,9 +35,19 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     {
       schema: {
         ...schema,
+        operationId: 'uploadBatch',
+        summary: 'Upload images as a new batch',
         consumes: ['multipart/form-data'],
         description: 'Parts named `files`; optional fields `name`, `keywords` (comma-separated), `locale`.',
         response: { 201: UploadResponse },
+        errors: [
+          'validation_failed',
+          'quota_exceeded',
+          'duplicate_file',
+          'too_many_files',
+          'unsupported_media_type',
+          'upload_rejected',
+        ],
       },
     },
     async (request, reply) => {
@@ -50,33 +60,77 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     },
   );
 
-  typed.get('/api/batch', { schema: { ...schema, querystring: ListQuery, response: { 200: BatchList } } }, (request) =>
-    batches.list(principalOf(request).user.id, request.query),
+  typed.get(
+    '/api/batch',
+    {
+      schema: {
+        ...schema,
+        operationId: 'listBatches',
+        summary: 'The caller’s batches, newest first',
+        querystring: ListQuery,
+        response: { 200: BatchList },
+      },
+    },
+    (request) => batches.list(principalOf(request).user.id, request.query),
   );
 
   typed.get(
     '/api/batch/:batchId/status',
-    { schema: { ...schema, params: BatchIdParams, response: { 200: BatchStatusResponse } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'getBatchStatus',
+        summary: 'A batch’s status and progress',
+        params: BatchIdParams,
+        response: { 200: BatchStatusResponse },
+      },
+    },
     (request) => batches.status(principalOf(request).user.id, request.params.batchId),
   );
 
   typed.post(
     '/api/batch/:batchId/cancel',
-    { schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'cancelBatch',
+        summary: 'Cancel the images not yet analysed',
+        params: BatchIdParams,
+        response: { 202: BatchStatusResponse },
+        errors: ['conflict'],
+      },
+    },
     async (request, reply) =>
       reply.code(202).send(await batches.cancel(principalOf(request).user.id, request.params.batchId)),
   );
 
   typed.post(
     '/api/batch/:batchId/retry',
-    { schema: { ...schema, params: BatchIdParams, response: { 202: BatchStatusResponse } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'retryBatch',
+        summary: 'Queue the failed and cancelled images again',
+        params: BatchIdParams,
+        response: { 202: BatchStatusResponse },
+        errors: ['conflict'],
+      },
+    },
     async (request, reply) =>
       reply.code(202).send(await batches.retry(principalOf(request).user.id, request.params.batchId, request.log)),
   );
 
   typed.delete(
     '/api/batch/:batchId',
-    { schema: { ...schema, params: BatchIdParams, response: { 204: z.null() } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'deleteBatch',
+        summary: 'Delete a batch with its images and stored objects',
+        params: BatchIdParams,
+        response: { 204: z.null() },
+      },
+    },
     async (request, reply) => {
       await batches.delete(principalOf(request).user.id, request.params.batchId, request.log);
       return reply.code(204).send(null);

@@ -21,6 +21,7 @@ const FlowState = z.object({ state: z.string(), codeVerifier: z.string(), return
 /** Public: signing in, and the CSRF token (bound to the session when there is one). */
 export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
   const flowCookie = {
     path: '/api/auth',
     httpOnly: true,
@@ -29,16 +30,37 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
     signed: true,
   };
 
-  typed.get('/api/auth/login', { schema: { querystring: LoginQuery, tags: ['auth'] } }, async (request, reply) => {
-    const { url, pending } = await options.oidc.start();
-    const flow = { ...pending, returnTo: safeReturnTo(request.query.returnTo) };
-    reply.setCookie(FLOW_COOKIE, JSON.stringify(flow), { ...flowCookie, maxAge: 600 });
-    return reply.redirect(url.href, 302);
-  });
+  typed.get(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        operationId: 'signIn',
+        summary: 'Start signing in at the identity provider',
+        querystring: LoginQuery,
+        response: { 302: z.null().describe('To the identity provider.') },
+      },
+    },
+    async (request, reply) => {
+      const { url, pending } = await options.oidc.start();
+      const flow = { ...pending, returnTo: safeReturnTo(request.query.returnTo) };
+      reply.setCookie(FLOW_COOKIE, JSON.stringify(flow), { ...flowCookie, maxAge: 600 });
+      return reply.redirect(url.href, 302);
+    },
+  );
 
   typed.get(
     '/api/auth/callback',
-    { schema: { querystring: CallbackQuery, tags: ['auth'] } },
+    {
+      schema: {
+        tags,
+        operationId: 'finishSignIn',
+        summary: 'Finish signing in: the identity provider sends the browser here',
+        querystring: CallbackQuery,
+        response: { 302: z.null().describe('To the `returnTo` path, with the `session` cookie set.') },
+        errors: ['unauthenticated', 'banned'],
+      },
+    },
     async (request, reply) => {
       const flow = readFlow(request.cookies[FLOW_COOKIE], (value) => reply.unsignCookie(value));
       reply.clearCookie(FLOW_COOKIE, flowCookie);
@@ -63,7 +85,14 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
 
   typed.get(
     '/api/auth/csrf',
-    { schema: { tags: ['auth'], response: { 200: CsrfResponse } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getCsrfToken',
+        summary: 'A CSRF token for the caller’s session (or for a visitor not signed in)',
+        response: { 200: CsrfResponse },
+      },
+    },
     async (request, reply) => ({
       token: mintCsrfToken(request, reply),
     }),

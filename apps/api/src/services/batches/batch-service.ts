@@ -2,8 +2,8 @@ import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusC
 import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
+import type { CallLog } from '@renamer/service-kit';
 import type { ObjectStore } from '@renamer/storage';
-import type { CallLog } from '../call-log';
 
 export interface BatchServiceDeps {
   batches: Pick<BatchRepository, 'findByIdForUser' | 'listForUser' | 'update' | 'delete'>;

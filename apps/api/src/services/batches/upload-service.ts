@@ -20,8 +20,8 @@ import {
   spoolToTempFile,
 } from '@renamer/imaging';
 import type { BatchScheduler } from '@renamer/pipeline';
+import type { CallLog } from '@renamer/service-kit';
 import { imageObjectKey, type ObjectStore } from '@renamer/storage';
-import type { CallLog } from '../call-log';
 
 export interface UploadLimits {
   maxFileBytes: number;

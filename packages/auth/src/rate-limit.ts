@@ -1,44 +1,52 @@
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '@renamer/contracts';
+import { withErrors } from '@renamer/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 
 export interface RateLimitOptions {
   redis: Redis;
   redisPrefix: string;
+  /** Whose counters these are: each service counts its own requests. */
+  service: string;
+  /** Requests per minute per signed-in user, or per client address for callers without credentials. */
   perMinute: number;
-  signInPerMinute: number;
+  /** Routes that share one stricter counter per client address (the API's sign-in routes). */
+  signIn?: { routes: ReadonlySet<string>; perMinute: number };
 }
 
-/** Login, callback and logout share one counter per client address. */
-export const SIGN_IN_ROUTES = new Set(['/api/auth/login', '/api/auth/callback', '/api/auth/logout']);
-
-const isSignInRoute = (request: FastifyRequest) => SIGN_IN_ROUTES.has(request.routeOptions.url ?? '');
-
 /**
- * Counters live in Redis, so a limit holds across API instances. Signed-in callers are counted per user,
+ * Counters live in Redis, so a limit holds across instances. Signed-in callers are counted per user,
  * others per client address, and the sign-in routes per address on a stricter counter of their own.
  * (One global limiter with derived keys, because route-level limits in Redis count each route apart.)
  * When Redis is down requests pass: readiness reports the outage, and refusing every request would
- * turn it into a full one.
+ * turn it into a full one. Registered after `authentication`, whose hook resolves the caller first.
  */
-export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions) {
+async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) {
+  const { signIn } = options;
+  const isSignInRoute = (request: FastifyRequest) => signIn?.routes.has(request.routeOptions.url ?? '') ?? false;
   await app.register(rateLimit, {
     global: false,
     timeWindow: '1 minute',
     redis: options.redis,
-    nameSpace: `${options.redisPrefix}rate-limit:`,
+    nameSpace: `${options.redisPrefix}rate-limit:${options.service}:`,
     skipOnError: true,
     keyGenerator: (request) => {
       if (isSignInRoute(request)) return `sign-in:${request.ip}`;
       return request.principal ? `user:${request.principal.user.id}` : `ip:${request.ip}`;
     },
-    max: (_request, key) => (key.startsWith('sign-in:') ? options.signInPerMinute : options.perMinute),
+    max: (_request, key) => (signIn && key.startsWith('sign-in:') ? signIn.perMinute : options.perMinute),
     allowList: (request) => request.url.startsWith('/health/') || request.url === '/metrics',
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests: at most ${context.max} in ${context.after}. Try again later.`),
+  });
+  app.addHook('onRoute', (route) => {
+    route.schema = withErrors(route.schema, ['rate_limited']);
   });
   // A root hook, after the credentials are resolved and before any route's guard: a flood of requests with
   // bad or missing credentials is counted (per address) like any other.
   app.addHook('onRequest', app.rateLimit());
 }
+
+export const rateLimits = fp(rateLimitPlugin, { name: 'renamer-rate-limit', dependencies: ['renamer-auth'] });

@@ -1,4 +1,4 @@
-import type { Logger } from '@renamer/service-kit';
+import type { Logger } from './logger';
 
 /**
  * What a service call logs through. Callers pass the request's logger (`request.log`), so the service's

@@ -1,0 +1,48 @@
+import { AdminHealthResponse, QueueJobCounts } from '@renamer/contracts';
+import type { Queues } from '@renamer/queue';
+import { CHECK_TIMEOUT_MS, type HealthChecks, runHealthChecks, withTimeout } from '@renamer/service-kit';
+import type { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+
+export interface HealthRoutesOptions {
+  healthChecks: HealthChecks;
+  queues: Queues;
+}
+
+const JOB_STATES = QueueJobCounts.keyof().options;
+
+/** Dependencies (with their errors: only admins see this), queue depths and live workers per queue. */
+export async function healthRoutes(app: FastifyInstance, { healthChecks, queues }: HealthRoutesOptions) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/health',
+    {
+      schema: {
+        tags: ['health'],
+        operationId: 'getAdminHealth',
+        summary: 'Dependencies with their errors, queue depths and live workers',
+        response: { 200: AdminHealthResponse },
+      },
+    },
+    async () => {
+      const [dependencies, queueStates] = await Promise.all([
+        runHealthChecks(healthChecks),
+        Promise.all(
+          Object.entries(queues).map(
+            async ([name, queue]) => [name, await queueState(queue).catch(() => null)] as const,
+          ),
+        ),
+      ]);
+      return { ...dependencies, queues: Object.fromEntries(queueStates) as AdminHealthResponse['queues'] };
+    },
+  );
+}
+
+async function queueState(queue: Queue) {
+  const [counts, workers, paused] = await withTimeout(
+    Promise.all([queue.getJobCounts(...JOB_STATES), queue.getWorkersCount(), queue.isPaused()]),
+    CHECK_TIMEOUT_MS,
+    `queue ${queue.name}`,
+  );
+  return { ...QueueJobCounts.parse(counts), workers, paused };
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { browser } from '@renamer/api/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminStack, startAdminStack } from './support/admin-stack';
+
+const ADMIN_EMAIL = 'ops@renamer.test';
+let stack: AdminStack;
+
+beforeAll(async () => {
+  stack = await startAdminStack({ name: 'admin-users', adminEmails: ADMIN_EMAIL });
+});
+afterAll(() => stack?.close());
+
+/** A person signed in on the API: their browser there, and on the admin API with the same cookies. */
+async function signedIn(email = `user-${randomUUID().slice(0, 8)}@renamer.test`) {
+  const { jar } = await stack.signIn(email);
+  const api = browser(stack.apiUrl, jar);
+  const { id } = (await (await api.fetch('/api/auth/me')).json()) as { id: string };
+  return { id, api, admin: browser(stack.adminUrl, jar, stack.apiUrl) };
+}
+
+/** A user with an API key, as a script would call the API. */
+async function userWithApiKey() {
+  const user = await signedIn();
+  const created = await user.api.fetch('/api/auth/api-keys', {
+    method: 'POST',
+    json: { name: 'script' },
+    csrf: await user.api.csrfToken(),
+  });
+  const { key } = (await created.json()) as { key: string };
+  const callApi = () => fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+  return { ...user, callApi };
+}
+
+describe('bans', () => {
+  it("bans a user with the session cookie and the API's CSRF token; their API key then answers 403 banned until an unban", async () => {
+    const admin = await signedIn(ADMIN_EMAIL);
+    const user = await userWithApiKey();
+    expect((await user.callApi()).status).toBe(200);
+
+    const ban = await admin.admin.fetch(`/api/admin/users/${user.id}/ban`, {
+      method: 'POST',
+      json: { reason: 'spam uploads' },
+      csrf: await admin.api.csrfToken(),
+    });
+    expect(ban.status).toBe(200);
+    expect(await ban.json()).toMatchObject({ id: user.id, banReason: 'spam uploads', bannedAt: expect.any(String) });
+
+    const refused = await user.callApi();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'banned' });
+    expect((await user.api.fetch('/api/auth/me')).status).toBe(403);
+
+    const unban = await admin.admin.fetch(`/api/admin/users/${user.id}/unban`, {
+      method: 'POST',
+      csrf: await admin.api.csrfToken(),
+    });
+    expect(unban.status).toBe(200);
+    expect(await unban.json()).toMatchObject({ id: user.id, bannedAt: null, banReason: null });
+    expect((await user.callApi()).status).toBe(200);
+    expect((await user.api.fetch('/api/auth/me')).status).toBe(200);
+
+    const audit = await stack.repositories.auditLog.list({ actorId: admin.id });
+    expect(audit.items.map(({ action, targetType, targetId }) => ({ action, targetType, targetId }))).toEqual([
+      { action: 'user.unban', targetType: 'user', targetId: user.id },
+      { action: 'user.ban', targetType: 'user', targetId: user.id },
+    ]);
+  });
+
+  it('refuses a cookie-authenticated ban without a CSRF token, or with one minted for another session (403)', async () => {
+    const admin = await signedIn(ADMIN_EMAIL);
+    const user = await userWithApiKey();
+    const ban = (csrf?: string) =>
+      admin.admin.fetch(`/api/admin/users/${user.id}/ban`, { method: 'POST', json: { reason: 'forged' }, csrf });
+
+    const without = await ban();
+    expect(without.status).toBe(403);
+    expect(await without.json()).toMatchObject({ code: 'forbidden' });
+    expect((await ban('not-a-real-token')).status).toBe(403);
+    expect((await ban(await user.api.csrfToken())).status).toBe(403);
+    expect((await user.callApi()).status).toBe(200);
+  });
+
+  it("accepts an admin's API key without a CSRF token", async () => {
+    const admin = await signedIn(ADMIN_EMAIL);
+    const created = await admin.api.fetch('/api/auth/api-keys', {
+      method: 'POST',
+      json: { name: 'ops script' },
+      csrf: await admin.api.csrfToken(),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const user = await userWithApiKey();
+
+    const ban = await fetch(`${stack.adminUrl}/api/admin/users/${user.id}/ban`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'scripted' }),
+    });
+    expect(ban.status).toBe(200);
+    expect((await user.callApi()).status).toBe(403);
+  });
+
+  it('refuses a user who is not an admin with 403, and a caller without credentials with 401', async () => {
+    const someone = await signedIn();
+    const user = await userWithApiKey();
+    const asUser = await someone.admin.fetch(`/api/admin/users/${user.id}/ban`, {
+      method: 'POST',
+      json: { reason: 'not allowed' },
+      csrf: await someone.api.csrfToken(),
+    });
+    expect(asUser.status).toBe(403);
+    expect(await asUser.json()).toMatchObject({ code: 'forbidden' });
+
+    const anonymous = await fetch(`${stack.adminUrl}/api/admin/users/${user.id}/ban`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'anonymous' }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect((await user.callApi()).status).toBe(200);
+  });
+
+  it('answers 404 for a user that does not exist, 400 without a reason, and 409 for banning oneself', async () => {
+    const admin = await signedIn(ADMIN_EMAIL);
+    const post = async (userId: string, json: unknown) =>
+      admin.admin.fetch(`/api/admin/users/${userId}/ban`, { method: 'POST', json, csrf: await admin.api.csrfToken() });
+
+    const missing = await post(randomUUID(), { reason: 'gone' });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'not_found' });
+
+    const user = await userWithApiKey();
+    const blank = await post(user.id, { reason: '   ' });
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toMatchObject({ code: 'validation_failed' });
+
+    const self = await post(admin.id, { reason: 'oops' });
+    expect(self.status).toBe(409);
+    expect(await self.json()).toMatchObject({ code: 'conflict' });
+    expect((await admin.admin.fetch('/api/admin/health')).status).toBe(200);
+  });
+});

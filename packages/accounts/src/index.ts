@@ -1,0 +1,2 @@
+export * from './account-service';
+export * from './presenters';
