@@ -4,6 +4,7 @@ import { generateOpenApiDocument, OPENAPI_FILE } from '../src/openapi-document';
 
 interface Operation {
   operationId?: string;
+  requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
   summary?: string;
   security?: unknown[];
   responses: Record<string, { content?: Record<string, unknown> }>;
@@ -14,8 +15,8 @@ const document = JSON.parse(committed) as { paths: Record<string, Record<string,
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
 );
-const statuses = (name: string) =>
-  Object.keys(operations.find((entry) => entry.name === name)?.operation.responses ?? {});
+const operation = (name: string) => operations.find((entry) => entry.name === name)?.operation;
+const statuses = (name: string) => Object.keys(operation(name)?.responses ?? {});
 
 describe('docs/openapi.json', () => {
   it('is the document the code generates (run `pnpm openapi` after changing a route)', async () => {
@@ -53,5 +54,17 @@ describe('docs/openapi.json', () => {
     expect(statuses('POST /api/batch/{batchId}/cancel')).toEqual(expect.arrayContaining(['202', '404', '409']));
     expect(statuses('POST /api/batch/{batchId}/retry')).toEqual(expect.arrayContaining(['202', '404', '409']));
     expect(statuses('GET /api/files/{token}')).toEqual(expect.arrayContaining(['200', '403', '404', '410']));
+  });
+
+  it('describes the upload as the multipart form a generated client sends: files, name, keywords, locale', () => {
+    const form = operation('POST /api/batch')?.requestBody?.content['multipart/form-data']?.schema;
+    expect(Object.keys(form?.properties ?? {}).sort()).toEqual(['files', 'keywords', 'locale', 'name']);
+    expect(form?.required).toEqual(['files']);
+    expect(form?.properties.files).toMatchObject({ type: 'array', items: { type: 'string', format: 'binary' } });
+  });
+
+  it('says which codes share a status, e.g. a list answering 400 for a cursor it did not issue', () => {
+    const badRequest = operation('GET /api/batch')?.responses['400'] as { description: string };
+    expect(badRequest.description).toContain('invalid_cursor');
   });
 });

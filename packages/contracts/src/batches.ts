@@ -28,11 +28,12 @@ export const ListQuery = z.object({
 });
 
 export const UploadFields = z.object({
-  name: SingleLineText.max(200).optional(),
+  name: SingleLineText.max(200).optional().describe('The batch’s name, e.g. "Spring shoes".'),
   keywords: z
     .string()
     .max(2000)
     .optional()
+    .describe('Comma-separated, at most 20, each at most 60 characters; they lead the proposed names.')
     .transform((value) =>
       (value ?? '')
         .split(',')
@@ -43,7 +44,17 @@ export const UploadFields = z.object({
   locale: SingleLineText.regex(
     /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
     'must be a BCP 47 language tag such as en or de-CH',
-  ).default('en'),
+  )
+    .default('en')
+    .describe('BCP 47 language tag of the names, e.g. en or de-CH.'),
+});
+
+/** The parts of `POST /api/batch`, as a client sends them: files, then the fields `UploadFields` reads. */
+export const UploadForm = UploadFields.extend({
+  files: z
+    .array(z.file())
+    .min(1)
+    .describe('The images, one part each (JPEG, PNG, WebP, GIF, AVIF or TIFF), with their file names.'),
 });
 
 /** An uploaded file's name as it is kept and shown: from the part's header, trimmed; files named otherwise are refused. */

@@ -17,6 +17,11 @@ declare module 'fastify' {
      * theirs (the guard, the rate limiter). Each is documented as a problem response.
      */
     errors?: readonly ErrorCode[];
+    /**
+     * The form of a `multipart/form-data` route that reads its parts as a stream (so fastify validates no
+     * body): documented as the operation's request body.
+     */
+    multipartForm?: z.ZodType;
   }
 }
 
@@ -39,6 +44,11 @@ const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 const { $schema: _dialect, ...problemJsonSchema } = z.toJSONSchema(Problem, {
   io: 'output',
 }) as OpenAPIV3_1.SchemaObject;
+
+function formJsonSchema(form: z.ZodType) {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(form, { io: 'input' });
+  return schema;
+}
 
 /** What every route can answer, whatever it declares. */
 function commonErrors(schema: FastifySchema, url: string): ErrorCode[] {
@@ -83,12 +93,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     transform: (document) => {
       const { schema, url } = document;
       if (!schema || schema.hide) return jsonSchemaTransform(document);
-      const { errors = [], ...routeSchema } = schema;
+      const { errors = [], multipartForm, ...routeSchema } = schema;
       const transformed = jsonSchemaTransform({ ...document, schema: routeSchema }).schema;
       return {
         url,
         schema: {
           ...transformed,
+          ...(multipartForm && { consumes: ['multipart/form-data'], body: formJsonSchema(multipartForm) }),
           security: routeSchema.security ?? [],
           response: {
             ...(transformed.response as object),

@@ -1,6 +1,14 @@
 import multipart from '@fastify/multipart';
 import { principalOf } from '@renamer/auth';
-import { AppError, BatchIdParams, BatchList, BatchStatusResponse, ListQuery, UploadResponse } from '@renamer/contracts';
+import {
+  AppError,
+  BatchIdParams,
+  BatchList,
+  BatchStatusResponse,
+  ListQuery,
+  UploadForm,
+  UploadResponse,
+} from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,8 +45,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
         ...schema,
         operationId: 'uploadBatch',
         summary: 'Upload images as a new batch',
-        consumes: ['multipart/form-data'],
-        description: 'Parts named `files`; optional fields `name`, `keywords` (comma-separated), `locale`.',
+        multipartForm: UploadForm,
         response: { 201: UploadResponse },
         errors: [
           'validation_failed',
@@ -69,6 +76,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
         summary: 'The caller’s batches, newest first',
         querystring: ListQuery,
         response: { 200: BatchList },
+        errors: ['invalid_cursor'],
       },
     },
     (request) => batches.list(principalOf(request).user.id, request.query),
