@@ -1,12 +1,11 @@
 import helmet from '@fastify/helmet';
-import { authentication, authenticationOptions, rateLimits, requireCredentials, SECURITY_SCHEMES } from '@renamer/auth';
+import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
 import { createHttpService, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
+import { ADMIN_OPENAPI } from './openapi-info';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
-
-export const ADMIN_API_VERSION = '0.1.0';
 
 /**
  * The operators' API on its own port, composed like the API: the service graph once, then external
@@ -25,24 +24,12 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
   app.addHook('onClose', services.close);
 
   await app.register(helmet, { global: true });
-  await registerOpenApi(app, {
-    title: 'Renamer admin API',
-    version: ADMIN_API_VERSION,
-    description:
-      'Operators’ API: the admin role is needed. The contract is docs/api.md; errors are RFC 9457 problem documents.',
-    path: '/api/admin/openapi.json',
-    securitySchemes: SECURITY_SCHEMES,
-    tags: [
-      { name: 'health', description: 'Dependencies, queues and workers.' },
-      { name: 'users', description: 'Users’ accounts: bans.' },
-    ],
-  });
-  await app.register(authentication, authenticationOptions(env, services.repositories));
-  await app.register(rateLimits, {
+  await registerOpenApi(app, ADMIN_OPENAPI);
+  await registerCallerPlugins(app, {
+    env,
     redis: platform.redis,
-    redisPrefix: env.REDIS_PREFIX,
+    repositories: services.repositories,
     service: 'admin-api',
-    perMinute: env.RATE_LIMIT_PER_MINUTE,
   });
 
   await app.register(requireCredentials, {

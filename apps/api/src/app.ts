@@ -1,9 +1,10 @@
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
-import { authentication, authenticationOptions, rateLimits, requireCredentials, SECURITY_SCHEMES } from '@renamer/auth';
+import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
 import { createHttpService, createMetrics, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type ApiDeps, createApiServices } from './api-services';
+import { API_OPENAPI } from './openapi-info';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
 import { batchRoutes } from './routes/batches';
@@ -11,8 +12,6 @@ import { filesRoutes } from './routes/files';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
-
-export const API_VERSION = '0.1.0';
 
 /** Login, callback and logout share one stricter rate-limit counter per client address. */
 const SIGN_IN_ROUTES = new Set(['/api/auth/login', '/api/auth/callback', '/api/auth/logout']);
@@ -40,25 +39,12 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // At the root: its hooks must see an upgrade request before the guard refuses it, or the refused
   // upgrade's socket is never closed.
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
-  await registerOpenApi(app, {
-    title: 'Renamer API',
-    version: API_VERSION,
-    description: 'Bulk image renaming. The contract is docs/api.md; errors are RFC 9457 problem documents.',
-    path: '/api/openapi.json',
-    securitySchemes: SECURITY_SCHEMES,
-    tags: [
-      { name: 'auth', description: 'Signing in and out, and the caller’s own account.' },
-      { name: 'api-keys', description: 'Keys for scripts: `Authorization: Bearer <key>`, no CSRF token.' },
-      { name: 'batches', description: 'Uploads and the progress of their analysis.' },
-      { name: 'files', description: 'Signed download links, which need no credentials.' },
-    ],
-  });
-  await app.register(authentication, authenticationOptions(env, services.repositories));
-  await app.register(rateLimits, {
+  await registerOpenApi(app, API_OPENAPI);
+  await registerCallerPlugins(app, {
+    env,
     redis: platform.redis,
-    redisPrefix: env.REDIS_PREFIX,
+    repositories: services.repositories,
     service: 'api',
-    perMinute: env.RATE_LIMIT_PER_MINUTE,
     signIn: { routes: SIGN_IN_ROUTES, perMinute: env.AUTH_RATE_LIMIT_PER_MINUTE },
   });
 

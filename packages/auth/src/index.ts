@@ -1,5 +1,6 @@
 export * from './api-key-secret';
 export * from './auth-plugin';
+export * from './caller-plugins';
 export * from './credentials';
 export * from './csrf';
 export * from './openapi-security';

@@ -37,6 +37,8 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
   });
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const schema = { tags: ['batches'] };
+  /** Cancel and retry: a change of the batch's status, answered with the new status. */
+  const statusChange = { params: BatchIdParams, response: { 202: BatchStatusResponse }, errors: ['conflict'] as const };
 
   typed.post(
     '/api/batch',
@@ -103,9 +105,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
         ...schema,
         operationId: 'cancelBatch',
         summary: 'Cancel the images not yet analysed',
-        params: BatchIdParams,
-        response: { 202: BatchStatusResponse },
-        errors: ['conflict'],
+        ...statusChange,
       },
     },
     async (request, reply) =>
@@ -119,9 +119,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
         ...schema,
         operationId: 'retryBatch',
         summary: 'Queue the failed and cancelled images again',
-        params: BatchIdParams,
-        response: { 202: BatchStatusResponse },
-        errors: ['conflict'],
+        ...statusChange,
       },
     },
     async (request, reply) =>

@@ -1,0 +1,18 @@
+import { SECURITY_SCHEMES } from '@renamer/auth';
+import type { OpenApiOptions } from '@renamer/service-kit';
+
+const ADMIN_API_VERSION = '0.1.0';
+
+/** What the admin API’s OpenAPI document says of itself; the operations come from the routes. */
+export const ADMIN_OPENAPI: OpenApiOptions = {
+  title: 'Renamer admin API',
+  version: ADMIN_API_VERSION,
+  description:
+    'Operators’ API: the admin role is needed. The contract is docs/api.md; errors are RFC 9457 problem documents.',
+  path: '/api/admin/openapi.json',
+  securitySchemes: SECURITY_SCHEMES,
+  tags: [
+    { name: 'health', description: 'Dependencies, queues and workers.' },
+    { name: 'users', description: 'Users’ accounts: bans.' },
+  ],
+};
