@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Multipart } from '@fastify/multipart';
 import { AppError, type ImageMetadata, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
 import {
@@ -39,7 +38,7 @@ export interface UploadServiceDeps {
   users: Pick<UserRepository, 'reserveQuota' | 'getUsage'>;
   batches: Pick<BatchRepository, 'create'>;
   images: Pick<ImageRepository, 'insertMany' | 'findDuplicateChecksums'>;
-  store: Pick<ObjectStore, 'put' | 'deleteMany'>;
+  store: Pick<ObjectStore, 'putFile' | 'deleteMany'>;
   scheduler: Pick<BatchScheduler, 'schedule'>;
   limits: UploadLimits;
   now?: () => Date;
@@ -219,9 +218,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       for (const { imageId, file, mimeType } of files) {
         const key = imageObjectKey(userId, imageId);
         keys.push(key);
-        const body = createReadStream(file.path);
-        // Closed here too: a store that fails before reading it would leave the descriptor open.
-        await deps.store.put(key, body, { size: file.size, contentType: mimeType }).finally(() => body.destroy());
+        await deps.store.putFile(key, file.path, { size: file.size, contentType: mimeType });
         await file.cleanup();
       }
       return keys;
