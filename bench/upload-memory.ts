@@ -3,9 +3,10 @@
  * read from /proc/<pid>/status every 20 ms, and its kernel high-water mark (VmHWM, reset through
  * /proc/<pid>/clear_refs before each case) catches what falls between samples, while one request uploads
  *   (a) 1 file of ~20 MB, (b) 10 files of ~2 MB, (c) 100 files of ~1 MB, (d) 100 files of ~10 MB (~1 GB),
- *   and, only when asked for with --cases, (e) 200 files of ~10 MB (~2 GB).
+ *   and, only when asked for with --cases, (e) 200 files of ~10 MB (~2 GB) and (f) 10 files of ~1 MB.
  * The claim under test (docs/DESIGN.md: "memory stays flat in the number and size of files"): the peak is
- * about the same for (a) and (d).
+ * about the same for (a) and (d); and (issue 9) a request of 100 files takes no more than one of 10 of the same
+ * size: (c) against (f), `--cases=f,c --fresh`.
  *
  *   node_modules/.bin/tsx bench/upload-memory.ts [--runs=2] [--cases=a,b,c,d] [--fresh] [--timeline]
  *                                                [--limit-min=30]
@@ -56,6 +57,7 @@ const CASES = [
   { id: 'c', label: '100 × 1 MB', count: 100, bytes: 1 * MB },
   { id: 'd', label: '100 × 10 MB', count: 100, bytes: 10 * MB },
   { id: 'e', label: '200 × 10 MB', count: 200, bytes: 10 * MB },
+  { id: 'f', label: '10 × 1 MB', count: 10, bytes: 1 * MB },
 ] as const;
 type Case = (typeof CASES)[number];
 

@@ -10,6 +10,7 @@ import {
 } from '@renamer/pipeline';
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
 import { createRedis, type ServiceDeps, withTimeout } from '@renamer/service-kit';
+import sharp from 'sharp';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { createApiKeyService } from './services/api-keys';
 import { createBatchService } from './services/batches/batch-service';
@@ -33,6 +34,8 @@ const WS_LEASE_HEARTBEATS = 3;
  * each route plugin the services it uses. `close` ends what the graph opened.
  */
 export function createApiServices({ env, logger, platform }: ApiDeps) {
+  // Uploads decode each (uniquely named) spooled file once: libvips' operation cache could only hold memory.
+  sharp.cache(false);
   const repositories = createRepositories(platform.db.db);
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
@@ -85,6 +88,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
       maxFiles: env.UPLOAD_MAX_FILES,
       maxPixels: env.UPLOAD_MAX_PIXELS,
       tmpDir: env.UPLOAD_TMP_DIR,
+      checkConcurrency: env.UPLOAD_CHECK_CONCURRENCY,
     },
   });
 

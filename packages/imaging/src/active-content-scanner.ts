@@ -95,7 +95,9 @@ function findFirst(bytes: Buffer, from: number, to: number): ActiveContentFindin
 /**
  * Looks for markup, PHP, PDF and ZIP signatures anywhere in a file fed to it chunk by chunk. Each
  * window is the new chunk plus the last LOOKAHEAD bytes of the previous one, so a signature split
- * across chunks is still seen, and every start position is examined exactly once.
+ * across chunks is still seen, and every start position is examined exactly once. The window is
+ * searched in two parts (the carried bytes with the chunk's first LOOKAHEAD bytes, then the chunk
+ * itself), so a chunk is never copied.
  */
 export class ActiveContentScanner {
   #carry: Buffer = Buffer.alloc(0);
@@ -104,21 +106,33 @@ export class ActiveContentScanner {
 
   push(chunk: Buffer): void {
     if (this.#finding) return;
-    const window = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
-    const settled = window.length - LOOKAHEAD;
-    if (settled <= 0) {
-      this.#carry = Buffer.from(window);
+    if (chunk.length <= LOOKAHEAD) {
+      this.#pushWindow(Buffer.concat([this.#carry, chunk]));
       return;
     }
-    this.#record(findFirst(window, 0, settled));
-    this.#carry = Buffer.from(window.subarray(settled));
-    this.#carryOffset += settled;
+    const seam = Buffer.concat([this.#carry, chunk.subarray(0, LOOKAHEAD)]);
+    this.#record(findFirst(seam, 0, this.#carry.length));
+    if (this.#finding) return;
+    this.#carryOffset += this.#carry.length;
+    this.#pushWindow(chunk);
   }
 
   /** The first signature found, once the whole file has been pushed. */
   finish(): ActiveContentFinding | undefined {
     if (!this.#finding) this.#record(findFirst(this.#carry, 0, this.#carry.length));
     return this.#finding;
+  }
+
+  /** Examines every start in `window` that has LOOKAHEAD bytes after it, and carries the rest. */
+  #pushWindow(window: Buffer): void {
+    const settled = window.length - LOOKAHEAD;
+    if (settled <= 0) {
+      this.#carry = window;
+      return;
+    }
+    this.#record(findFirst(window, 0, settled));
+    this.#carry = Buffer.from(window.subarray(settled));
+    this.#carryOffset += settled;
   }
 
   #record(finding: ActiveContentFinding | undefined): void {

@@ -72,6 +72,22 @@ export class ByteReader {
     }
   }
 
+  /**
+   * Advances to what `find` looks for, without an await per byte. `find` searches `bytes` from `from` and
+   * returns the index where it stops and whether it found it there; when not, the bytes from that index on
+   * are kept and searched again once the next chunk has arrived (for a match that may span two chunks).
+   */
+  async seek(find: (bytes: Buffer, from: number) => { at: number; found: boolean }): Promise<void> {
+    let wanted = 1;
+    for (;;) {
+      if (!(await this.#ensure(wanted))) throw new UnexpectedEndError();
+      const { at, found } = find(this.#buffer, this.#index);
+      this.#index = at;
+      if (found) return;
+      wanted = this.#buffer.length - at + 1;
+    }
+  }
+
   /** Consumes everything left, handing each piece to `visit`. */
   async drain(visit: (bytes: Buffer) => void): Promise<void> {
     while (await this.#ensure(1)) {

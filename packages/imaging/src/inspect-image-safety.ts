@@ -1,5 +1,6 @@
 import type { ImageFormat, ImageMetadata } from '@renamer/contracts';
 import sharp, { type Metadata } from 'sharp';
+import { ANIMATED_FORMATS, decodeEveryBlock } from './decode-every-block';
 import { toImageMetadata } from './image-metadata';
 import { type AllowedImageType, isAllowedImageType } from './image-types';
 import { checkSingleFormat, type SingleFormatRefusal } from './single-format-check';
@@ -29,10 +30,6 @@ const FORMAT_OF_TYPE: Record<AllowedImageType, ImageFormat> = {
   'image/tiff': 'tiff',
 };
 
-// Frames of an animation share one canvas, so all of them are counted and decoded. Further pages of
-// a TIFF or AVIF may differ in size and are neither decoded here nor used by the worker.
-const ANIMATED_FORMATS: ReadonlySet<string> = new Set(['gif', 'webp']);
-
 const refuse = (reason: SafetyRefusal, detail: string): SafetyResult => ({ ok: false, reason, detail });
 
 function describe(error: unknown, path: string): string {
@@ -42,20 +39,6 @@ function describe(error: unknown, path: string): string {
 
 function framesOf(header: Metadata): number {
   return ANIMATED_FORMATS.has(header.format ?? '') ? (header.pages ?? 1) : 1;
-}
-
-async function decodeFully(path: string, metadata: ImageMetadata, maxPixels: number): Promise<void> {
-  await sharp(path, {
-    failOn: 'error',
-    limitInputPixels: maxPixels,
-    sequentialRead: true,
-    pages: ANIMATED_FORMATS.has(metadata.format) ? -1 : 1,
-  })
-    // An extract before the resize stops sharp from decoding a JPEG at reduced scale (shrink-on-load).
-    .extract({ left: 0, top: 0, width: metadata.width, height: metadata.height })
-    .resize(8, 8, { fit: 'fill' })
-    .raw()
-    .toBuffer();
 }
 
 /**
@@ -95,7 +78,7 @@ export async function inspectImageSafety(
   if (!singleFormat.ok) return singleFormat;
 
   try {
-    await decodeFully(path, metadata, maxPixels);
+    await decodeEveryBlock(path, metadata, maxPixels);
   } catch (error) {
     return refuse('decode_failed', describe(error, path));
   }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
-import { access, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, link, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertByteRange, assertObjectSize, linkExpiry } from './arguments';
 import { signDownloadLink } from './download-link';
-import { InvalidObjectKeyError, InvalidRangeError, ObjectNotFoundError } from './errors';
+import { InvalidObjectKeyError, InvalidRangeError, ObjectNotFoundError, ObjectSizeMismatchError } from './errors';
 import { exactSize } from './exact-size';
 import { assertObjectKey, assertObjectPrefix, isValidSegment } from './keys';
 import type { ListedObject, ObjectStore } from './object-store';
@@ -46,6 +46,27 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
     const temp = join(tempDir, randomUUID());
     try {
       await pipeline(stream, exactSize(size), createWriteStream(temp, { flags: 'wx' }));
+      await flushToDisk(temp);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return temp;
+  }
+
+  /** A hard link to `source` in the temp dir, or undefined when the two are on different filesystems. */
+  async function linkTemp(source: string, size: number): Promise<string | undefined> {
+    await mkdir(tempDir, { recursive: true });
+    const temp = join(tempDir, randomUUID());
+    try {
+      await link(source, temp);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EXDEV') return undefined;
+      throw error;
+    }
+    try {
+      const linked = await stat(temp);
+      if (linked.size !== size) throw new ObjectSizeMismatchError(size, linked.size, true);
       await flushToDisk(temp);
     } catch (error) {
       await rm(temp, { force: true });
@@ -98,6 +119,25 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
       const path = pathOf(key);
       assertObjectSize(size);
       const temp = await writeTemp(stream, size);
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeContentType(path, contentType);
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+      return { key, size };
+    },
+
+    async putFile(key, source, { size, contentType }) {
+      const path = pathOf(key);
+      assertObjectSize(size);
+      const temp = await linkTemp(source, size);
+      if (!temp) {
+        const body = createReadStream(source);
+        return store.put(key, body, { size, contentType }).finally(() => body.destroy());
+      }
       try {
         await mkdir(dirname(path), { recursive: true });
         await writeContentType(path, contentType);

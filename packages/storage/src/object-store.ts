@@ -51,6 +51,11 @@ export interface ObjectStore {
   check(): Promise<void>;
   /** Replaces the object atomically: readers see the old bytes or the new, never a partial object. */
   put(key: string, stream: Readable, options: PutOptions): Promise<PutResult>;
+  /**
+   * `put` of a local file's bytes; the file is left in place. The fs driver links it into the store when
+   * both are on one filesystem, so the bytes are not written a second time.
+   */
+  putFile(key: string, path: string, options: PutOptions): Promise<PutResult>;
   /** Throws ObjectNotFoundError when missing and InvalidRangeError when the range starts past the end. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectInfo | null>;

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { BucketItem } from 'minio';
 import { Client } from 'minio';
 import { assertByteRange, assertObjectSize, linkExpiry } from './arguments';
@@ -69,6 +70,12 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
       const url = await client.presignedPutObject(bucket, key, PUT_URL_EXPIRY_SECONDS);
       const etag = await putToPresignedUrl(url, stream, size, contentType);
       return { key, size, etag };
+    },
+
+    async putFile(key, path, options) {
+      const body = createReadStream(path);
+      // Closed here too: a put that fails before reading it would leave the descriptor open.
+      return store.put(key, body, options).finally(() => body.destroy());
     },
 
     async get(key, range) {

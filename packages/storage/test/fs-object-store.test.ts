@@ -72,6 +72,15 @@ describe('filesystem driver', () => {
     expect(await filesUnder(root)).toEqual(['.tmp~']);
   });
 
+  it('links a file on the same filesystem into the store instead of writing its bytes again', async () => {
+    const source = join(dir, 'spooled');
+    await writeFile(source, 'twelve bytes');
+    await store.putFile('a/linked', source, { size: 12 });
+    expect((await stat(join(root, 'a', 'linked'))).ino).toBe((await stat(source)).ino);
+    await expect(store.putFile('a/wrong', source, { size: 13 })).rejects.toThrow();
+    expect(await filesUnder(join(root, '.tmp~'))).toEqual([]);
+  });
+
   it('writes objects at their key under the root and nowhere else', async () => {
     await store.put('users/u1/images/i1', bufferStream(Buffer.from('x')), { size: 1, contentType: 'image/jpeg' });
     expect((await stat(join(root, 'users/u1/images/i1'))).size).toBe(1);

@@ -1,4 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   InvalidObjectKeyError,
@@ -51,6 +54,26 @@ export function describeObjectStoreContract(name: string, setup: () => Promise<C
       const result = await put(key, bytes, 'application/octet-stream');
       expect(result).toMatchObject({ key, size: bytes.length });
       expect(await readAll(await store.get(key))).toEqual(bytes);
+    });
+
+    it('stores a local file, which stays in place and may then go without taking the object', async () => {
+      const key = `${scope()}/from-file.bin`;
+      const dir = await mkdtemp(join(tmpdir(), 'renamer-put-file-'));
+      const path = join(dir, 'source');
+      const bytes = randomBytes(100_000);
+      await writeFile(path, bytes);
+      try {
+        expect(await store.putFile(key, path, { size: bytes.length, contentType: 'image/jpeg' })).toMatchObject({
+          key,
+          size: bytes.length,
+        });
+        expect(await readFile(path)).toEqual(bytes);
+        await rm(path);
+        expect(await readAll(await store.get(key))).toEqual(bytes);
+        expect(await store.stat(key)).toMatchObject({ size: bytes.length, contentType: 'image/jpeg' });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('streams a multi-megabyte object in and out', async () => {

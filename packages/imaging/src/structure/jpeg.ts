@@ -44,9 +44,18 @@ async function readMarkerCode(reader: ByteReader): Promise<number> {
 
 /** Returns the marker that ends the scan; stuffed zeros and restart markers belong to the scan. */
 async function skipEntropyCodedData(reader: ByteReader): Promise<number> {
-  for (;;) {
-    await reader.skipUntil(0xff);
-    const code = await readMarkerCode(reader);
-    if (code !== STUFFED_ZERO && !isRestart(code)) return code;
+  await reader.seek(findScanEnd);
+  return readMarkerCode(reader);
+}
+
+/** The 0xFF that starts the marker ending the scan, past any fill bytes; not found if the bytes end first. */
+function findScanEnd(bytes: Buffer, from: number): { at: number; found: boolean } {
+  for (let at = bytes.indexOf(0xff, from); at !== -1; ) {
+    let code = at + 1;
+    while (code < bytes.length && bytes[code] === 0xff) code += 1;
+    if (code === bytes.length) return { at, found: false };
+    if (bytes[code] !== STUFFED_ZERO && !isRestart(bytes[code]!)) return { at, found: true };
+    at = bytes.indexOf(0xff, code + 1);
   }
+  return { at: bytes.length, found: false };
 }

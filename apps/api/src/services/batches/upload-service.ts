@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { Multipart } from '@fastify/multipart';
 import { AppError, type ImageMetadata, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
 import {
   type BatchRepository,
@@ -16,18 +15,22 @@ import {
   inspectImageSafety,
   isAllowedImageType,
   type SpooledFile,
+  type SpoolResult,
   sniffImageType,
   spoolToTempFile,
 } from '@renamer/imaging';
 import type { BatchScheduler } from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
 import { imageObjectKey, type ObjectStore } from '@renamer/storage';
+import { BoundedChecks } from './bounded-checks';
 
 export interface UploadLimits {
   maxFileBytes: number;
   maxFiles: number;
   maxPixels: number;
   tmpDir: string;
+  /** How many files of one request are checked at once (each holds one spooled file). */
+  checkConcurrency: number;
 }
 
 export interface UploadServiceDeps {
@@ -35,7 +38,7 @@ export interface UploadServiceDeps {
   users: Pick<UserRepository, 'reserveQuota' | 'getUsage'>;
   batches: Pick<BatchRepository, 'create'>;
   images: Pick<ImageRepository, 'insertMany' | 'findDuplicateChecksums'>;
-  store: Pick<ObjectStore, 'put' | 'deleteMany'>;
+  store: Pick<ObjectStore, 'putFile' | 'deleteMany'>;
   scheduler: Pick<BatchScheduler, 'schedule'>;
   limits: UploadLimits;
   now?: () => Date;
@@ -64,20 +67,19 @@ const rejected = (
 });
 
 /**
- * `POST /api/batch`: every part is read once, spooled to a temporary file while it is hashed, and
- * checked from there in the contract's order (type, size, safety, duplicates); then the quota, then the
- * objects are stored and the rows committed in one transaction, then the jobs are queued. Whatever is
- * refused or fails leaves no object, temporary file or row behind.
+ * `POST /api/batch`: the parts are read in order, each spooled once to a temporary file while it is
+ * hashed; up to `checkConcurrency` of them are checked at once from there in the contract's order (type,
+ * size, safety), and then, in the files' order, duplicates within the request (the earlier file wins).
+ * Then the quota, then the objects are stored and the rows committed in one transaction, then the jobs are
+ * queued. Whatever is refused or fails leaves no object, temporary file or row behind.
  */
 export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
 
-  async function check(part: MultipartFile, seen: Map<string, string>): Promise<Verdict> {
-    const name = displayName(part.filename);
-    const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: limits.maxFileBytes });
+  async function check(name: string, declared: string, spooled: SpoolResult): Promise<Verdict> {
     // The type is judged first, from the leading bytes, even for a file too large to keep.
-    const type = await checkType(name, part.mimetype, spooled.ok ? spooled.file.head : spooled.head);
+    const type = await checkType(name, declared, spooled.ok ? spooled.file.head : spooled.head);
     if (!spooled.ok) {
       if ('rejected' in type) return type;
       return rejected(name, 'file_too_large', `The file is larger than ${Math.floor(limits.maxFileBytes / MIB)} MiB.`);
@@ -85,7 +87,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     const verdict =
       'rejected' in type
         ? type
-        : await checkContent(name, type.mime, spooled.file, seen).catch(async (error) => {
+        : await checkContent(name, type.mime, spooled.file).catch(async (error) => {
             await spooled.file.cleanup();
             throw error;
           });
@@ -104,28 +106,39 @@ export function createUploadService(deps: UploadServiceDeps) {
     return { mime: sniffed.mime };
   }
 
-  async function checkContent(
-    name: string,
-    mime: string,
-    file: SpooledFile,
-    seen: Map<string, string>,
-  ): Promise<Verdict> {
+  async function checkContent(name: string, mime: string, file: SpooledFile): Promise<Verdict> {
     if (!OriginalFilename.safeParse(name).success)
       return rejected(name, 'invalid_filename', 'The file name must be one line without control characters.');
     const safety = await inspectImageSafety(file.path, { sniffedMime: mime, maxPixels: limits.maxPixels });
     if (!safety.ok) return rejected(name, 'unsafe_file', safety.detail);
-    const earlier = seen.get(file.sha256);
-    if (earlier) return rejected(name, 'duplicate_file', 'The same file is earlier in this upload.', earlier);
-    const imageId = randomUUID();
-    seen.set(file.sha256, imageId);
-    return { accepted: { imageId, originalFilename: name, file, mimeType: mime, metadata: safety.metadata } };
+    return {
+      accepted: { imageId: randomUUID(), originalFilename: name, file, mimeType: mime, metadata: safety.metadata },
+    };
+  }
+
+  /** In the files' order, so that of two equal files the earlier is kept whichever check ended first. */
+  async function refuseRepeats(verdicts: Verdict[]): Promise<Verdict[]> {
+    const seen = new Map<string, string>();
+    const kept: Verdict[] = [];
+    for (const verdict of verdicts) {
+      const accepted = 'accepted' in verdict ? verdict.accepted : undefined;
+      const earlier = accepted && seen.get(accepted.file.sha256);
+      if (accepted && earlier) {
+        await accepted.file.cleanup();
+        kept.push(
+          rejected(accepted.originalFilename, 'duplicate_file', 'The same file is earlier in this upload.', earlier),
+        );
+        continue;
+      }
+      if (accepted) seen.set(accepted.file.sha256, accepted.imageId);
+      kept.push(verdict);
+    }
+    return kept;
   }
 
   async function readParts(parts: AsyncIterable<Multipart>) {
-    const accepted: AcceptedFile[] = [];
-    const refused: RejectedFile[] = [];
     const fields: Record<string, string> = {};
-    const seen = new Map<string, string>();
+    const checks = new BoundedChecks<Verdict>(limits.checkConcurrency);
     let files = 0;
     try {
       for await (const part of parts) {
@@ -141,15 +154,24 @@ export function createUploadService(deps: UploadServiceDeps) {
         if (files > limits.maxFiles) {
           throw new AppError('too_many_files', `At most ${limits.maxFiles} files per request.`);
         }
-        const verdict = await check(part, seen);
-        if ('accepted' in verdict) accepted.push(verdict.accepted);
-        else refused.push(verdict.rejected);
+        const name = displayName(part.filename);
+        // Spooled here, in order: the multipart stream holds one part at a time.
+        const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: limits.maxFileBytes });
+        await checks.start(() => check(name, part.mimetype, spooled));
       }
+      const verdicts = await refuseRepeats(await checks.all());
+      return {
+        accepted: verdicts.flatMap((verdict) => ('accepted' in verdict ? [verdict.accepted] : [])),
+        refused: verdicts.flatMap((verdict) => ('rejected' in verdict ? [verdict.rejected] : [])),
+        fields,
+      };
     } catch (error) {
-      await Promise.all(accepted.map(({ file }) => file.cleanup()));
+      const settled = await checks.settled();
+      await Promise.all(
+        settled.map((verdict) => ('accepted' in verdict ? verdict.accepted.file.cleanup() : undefined)),
+      );
       throw error;
     }
-    return { accepted, refused, fields };
   }
 
   /** Files equal to an image the user already has, found in one query. */
@@ -196,9 +218,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       for (const { imageId, file, mimeType } of files) {
         const key = imageObjectKey(userId, imageId);
         keys.push(key);
-        const body = createReadStream(file.path);
-        // Closed here too: a store that fails before reading it would leave the descriptor open.
-        await deps.store.put(key, body, { size: file.size, contentType: mimeType }).finally(() => body.destroy());
+        await deps.store.putFile(key, file.path, { size: file.size, contentType: mimeType });
         await file.cleanup();
       }
       return keys;

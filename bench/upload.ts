@@ -1,0 +1,214 @@
+/**
+ * Upload throughput: one `POST /api/batch` of distinct 12-megapixel JPEGs (photo-like, 3–5 MB each) to the
+ * API running as its own process, against a baseline in the same run: sharp fully decoding the same files
+ * one after another in a separate process. Prints both, the ratio, and the API's RSS just before, at its
+ * peak during and 1.5 s after the upload; appends a dated row to docs/benchmarks.md ("Upload throughput").
+ *
+ *   npm run bench -- upload [--files=50] [--mode=production|development]
+ *   node_modules/.bin/tsx bench/upload.ts [--files=50] [--mode=production|development]
+ *
+ * --mode=development runs the API with NODE_ENV=development and LOG_LEVEL=warn; production is the default.
+ */
+import { spawn } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import {
+  API_ENTRY,
+  argValue,
+  cpuSeconds,
+  createUser,
+  fmt,
+  type ImageFile,
+  isolatedEnvironment,
+  log,
+  MB,
+  machine,
+  mib,
+  procStatus,
+  ROOT,
+  RssSampler,
+  runBench,
+  sleep,
+  startService,
+  tempDir,
+  uploadFiles,
+  writeJpeg,
+} from './support';
+
+const WIDTH = 4000;
+const HEIGHT = 3000;
+/** Cells of the coarse random grid the smooth part of each picture is interpolated from. */
+const GRID = 40;
+const BASELINE_FLAG = '--decode-serially';
+
+/** Deterministic per seed (xorshift32), so every file has its own pixels and checksum. */
+function random(seed: number) {
+  let state = (seed * 2654435761) >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state;
+  };
+}
+
+/** Smooth colour fields with fine grain, as a photo is: it compresses to 3–5 MB at quality 90. */
+function photoPixels(seed: number): Buffer {
+  const next = random(seed);
+  const grid = Array.from({ length: (GRID + 1) * (GRID + 1) * 3 }, () => next() & 0xff);
+  const pixels = Buffer.alloc(WIDTH * HEIGHT * 3);
+  for (let y = 0; y < HEIGHT; y++) {
+    const gy = (y / HEIGHT) * GRID;
+    const row = Math.floor(gy);
+    const fy = gy - row;
+    for (let x = 0; x < WIDTH; x++) {
+      const gx = (x / WIDTH) * GRID;
+      const col = Math.floor(gx);
+      const fx = gx - col;
+      const grain = next();
+      for (let c = 0; c < 3; c++) {
+        const topLeft = (row * (GRID + 1) + col) * 3 + c;
+        const bottomLeft = topLeft + (GRID + 1) * 3;
+        const top = grid[topLeft]! + (grid[topLeft + 3]! - grid[topLeft]!) * fx;
+        const bottom = grid[bottomLeft]! + (grid[bottomLeft + 3]! - grid[bottomLeft]!) * fx;
+        const value = top + (bottom - top) * fy + (((grain >>> (c * 8)) & 31) - 16);
+        pixels[(y * WIDTH + x) * 3 + c] = Math.max(0, Math.min(255, value));
+      }
+    }
+  }
+  return pixels;
+}
+
+async function generate(dir: string, count: number): Promise<ImageFile[]> {
+  const started = performance.now();
+  const files: ImageFile[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `photo-${String(i).padStart(3, '0')}.jpg`;
+    files.push(await writeJpeg(join(dir, name), photoPixels(i + 1), WIDTH, HEIGHT, 90));
+  }
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  log(
+    `  ${count} × ${WIDTH}×${HEIGHT} JPEG, ${fmt(total / MB)} MB in all ` +
+      `(${fmt(total / count / MB, 2)} MB each), generated in ${fmt((performance.now() - started) / 1000)} s`,
+  );
+  return files;
+}
+
+type DecodeToRaw = ((path: string) => { raw(): { toBuffer(): Promise<Buffer> } }) & { concurrency(): number };
+
+/** The baseline's own process: every file decoded to raw pixels at full size, one after another. */
+async function decodeSerially(dir: string) {
+  const decode = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as DecodeToRaw;
+  const paths = readdirSync(dir)
+    .filter((name) => name.startsWith('photo-'))
+    .sort()
+    .map((name) => join(dir, name));
+  const bytes = paths.reduce((sum, path) => sum + readFileSync(path).length, 0);
+  const started = performance.now();
+  for (const path of paths) await decode(path).raw().toBuffer();
+  const ms = performance.now() - started;
+  process.stdout.write(`${JSON.stringify({ files: paths.length, bytes, ms, threads: decode.concurrency() })}\n`);
+}
+
+async function baseline(dir: string): Promise<{ bytes: number; ms: number; threads: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/upload.ts'), `${BASELINE_FLAG}=${dir}`], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the baseline process exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').at(-1)!);
+}
+
+/** Inserts `row` as the last row of the first table under the "Upload throughput" heading. */
+function record(row: string) {
+  const path = join(ROOT, 'docs/benchmarks.md');
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const heading = lines.findIndex((line) => line.startsWith('## Upload throughput'));
+  const tableStart = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
+  if (heading === -1 || tableStart === -1) throw new Error('docs/benchmarks.md has no "Upload throughput" table');
+  let end = tableStart;
+  while (lines[end + 1]?.startsWith('|')) end += 1;
+  lines.splice(end + 1, 0, row);
+  writeFileSync(path, lines.join('\n'));
+}
+
+async function main() {
+  await runBench('upload', 30, async (cleanup) => {
+    const count = Number(argValue('files', '50'));
+    const mode = argValue('mode', 'production');
+    if (mode !== 'production' && mode !== 'development') throw new Error('--mode is production or development');
+    const m = machine();
+    log(`upload: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, Linux ${m.kernel}`);
+    log(`code ${m.code}; load average at start: ${m.loadAverage}; mode ${mode}`);
+
+    const dir = tempDir(cleanup, 'upload-photos');
+    const files = await generate(dir, count);
+    const warmup = await writeJpeg(join(dir, 'warmup.jpg'), randomFillSync(Buffer.alloc(64 * 48 * 3)), 64, 48, 90);
+
+    const { env } = await isolatedEnvironment(cleanup, 'upload');
+    const api = await startService(cleanup, 'api', API_ENTRY, 'API_PORT', {
+      ...env,
+      NODE_ENV: mode,
+      LOG_LEVEL: mode === 'development' ? 'warn' : env.LOG_LEVEL!,
+      UPLOAD_MAX_FILES: String(Math.max(100, count)),
+    });
+    const { key } = await createUser(env.DATABASE_URL!);
+    // Loads what the first upload loads lazily (multipart parser, sharp), so "before" is a warm idle API.
+    const warm = await uploadFiles(api.url, key, [warmup]);
+    if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}: ${JSON.stringify(warm.body)}`);
+    await sleep(1500);
+
+    const before = procStatus(api.pid).VmRSS ?? 0;
+    const cpuBefore = cpuSeconds(api.pid);
+    const sampler = new RssSampler(api.pid);
+    sampler.start(20);
+    const timing = await uploadFiles(api.url, key, files, { name: 'bench upload' });
+    const { peak } = sampler.stop();
+    const apiCpu = cpuSeconds(api.pid) - cpuBefore;
+    const accepted = Array.isArray(timing.body.accepted) ? timing.body.accepted.length : 0;
+    if (timing.status !== 201 || accepted !== count) {
+      throw new Error(`the upload answered ${timing.status}, ${accepted} accepted: ${JSON.stringify(timing.body)}`);
+    }
+    await sleep(1500);
+    const after = procStatus(api.pid).VmRSS ?? 0;
+    await api.process.stop();
+
+    const decoded = await baseline(dir);
+    const figure = timing.bytes / MB / (timing.totalMs / 1000);
+    const reference = decoded.bytes / MB / (decoded.ms / 1000);
+    const ratio = figure / reference;
+    log(
+      `\nupload: ${count} files, ${fmt(timing.bytes / MB)} MB in ${fmt(timing.totalMs / 1000, 2)} s = ` +
+        `${fmt(figure)} MB/s (API CPU ${fmt(apiCpu, 2)} s, ${fmt((apiCpu / timing.totalMs) * 1000, 2)} cores busy)`,
+    );
+    log(
+      `baseline: sharp decoding the same files one after another in its own process (${decoded.threads} ` +
+        `libvips thread(s)): ${fmt(decoded.ms / 1000, 2)} s = ${fmt(reference)} MB/s`,
+    );
+    log(`ratio: ${fmt(ratio, 2)}`);
+    log(
+      `API RSS: ${mib(before)} MiB before, peak ${mib(peak)} MiB (+${mib(peak - before)}), ` +
+        `${mib(after)} MiB 1.5 s after (+${mib(after - before)})`,
+    );
+
+    const date = new Date().toISOString().slice(0, 10);
+    record(
+      `| ${date} | ${m.code} | ${m.cpus} | ${mode} | ${count} | ${fmt(timing.bytes / MB)} | ${fmt(figure)} | ` +
+        `${fmt(reference)} | ${fmt(ratio, 2)} | ${mib(before)} | +${mib(peak - before)} | +${mib(after - before)} | ` +
+        `${fmt(apiCpu, 1)} |`,
+    );
+    log('row appended to docs/benchmarks.md ("Upload throughput")');
+  });
+}
+
+const baselineDir = process.argv.find((arg) => arg.startsWith(`${BASELINE_FLAG}=`))?.slice(BASELINE_FLAG.length + 1);
+await (baselineDir ? decodeSerially(baselineDir) : main());
