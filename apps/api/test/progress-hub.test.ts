@@ -268,7 +268,7 @@ describe('fanning events out to a room', () => {
     }
   });
 
-  it('sends the first and the last of a burst of batch statuses, in order with the image events', async () => {
+  it('sends every image event and, of a burst of batch statuses, the first and the last, in order', async () => {
     const { hub, batch, connect } = await startHub();
     const batchId = batch('alice');
     const client = await connect('alice');

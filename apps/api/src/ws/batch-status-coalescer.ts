@@ -5,47 +5,52 @@ export type RoomEvent = Exclude<ProgressEvent, { type: 'batch.deleted' }>;
 
 /**
  * Lets at most one `batch.status` per batch through every `intervalMs`, and always the last one. After a
- * status goes out, the batch's next status is held until the interval has passed; a newer status replaces
- * the held one, and the batch's other events that arrive meanwhile wait behind it. What goes out is thus
- * what was published, in the same order, less the statuses a newer one replaced: a client never sees a
- * status older than an image event it already has.
+ * status goes out, the batch's next status is held until the interval has passed, and a newer one
+ * replaces it. The batch's other events are never held: one that arrives while a status is held goes out
+ * at once and the held status is dropped, since it is older than that event (the tracker publishes a new
+ * status after every image change). What goes out is thus what was published, in the same order, less
+ * some statuses: a client never sees a status older than an image event it already has, and the batch's
+ * last event, its final status, always goes out.
  */
 export function createBatchStatusCoalescer(intervalMs: number, emit: (event: RoomEvent) => void) {
-  /** Batches whose interval is running: the events held until it ends, oldest first. */
-  const windows = new Map<string, { held: RoomEvent[]; timer: NodeJS.Timeout }>();
+  /** Batches whose interval is running, with the status held until it ends. */
+  const windows = new Map<string, { held: RoomEvent | undefined; timer: NodeJS.Timeout }>();
 
   function open(batchId: string) {
     const timer = setTimeout(() => close(batchId), intervalMs);
     timer.unref();
-    windows.set(batchId, { held: [], timer });
+    windows.set(batchId, { held: undefined, timer });
   }
 
   function close(batchId: string) {
-    const held = windows.get(batchId)?.held ?? [];
+    const held = windows.get(batchId)?.held;
     windows.delete(batchId);
-    // Held events always include a status (others wait only behind one), so sending them starts a new interval.
-    if (held.length > 0) open(batchId);
-    for (const event of held) emit(event);
+    if (!held) return;
+    open(batchId);
+    emit(held);
   }
 
   return {
     push(event: RoomEvent) {
       const window = windows.get(event.batchId);
-      if (!window) {
-        if (event.type === 'batch.status') open(event.batchId);
+      if (event.type !== 'batch.status') {
+        if (window) window.held = undefined;
         return emit(event);
       }
-      if (event.type !== 'batch.status' && window.held.length === 0) return emit(event);
-      if (event.type === 'batch.status') window.held = window.held.filter((held) => held.type !== 'batch.status');
-      window.held.push(event);
+      if (window) {
+        window.held = event;
+        return;
+      }
+      open(event.batchId);
+      emit(event);
     },
-    /** Sends what is held for the batch now and forgets it (the batch was deleted). */
+    /** Sends the status held for the batch now and forgets the batch (it was deleted). */
     flush(batchId: string) {
       const window = windows.get(batchId);
       if (!window) return;
       clearTimeout(window.timer);
       windows.delete(batchId);
-      for (const event of window.held) emit(event);
+      if (window.held) emit(window.held);
     },
     /** Forgets the batch: nobody on this instance listens to it any more. */
     drop(batchId: string) {
