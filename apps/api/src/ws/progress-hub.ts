@@ -69,7 +69,7 @@ export function createProgressHub(options: ProgressHubOptions) {
 
   const leaveRoom = (batchId: string, connection: ClientConnection) => {
     rooms.leave(batchId, connection);
-    if (rooms.members(batchId).length === 0) statuses.drop(batchId);
+    if (!rooms.has(batchId)) statuses.drop(batchId);
   };
 
   async function handle(connection: ClientConnection, joined: Set<string>, userId: string, message: ClientMessage) {
@@ -122,7 +122,7 @@ export function createProgressHub(options: ProgressHubOptions) {
     },
 
     deliver(event: ProgressEvent) {
-      if (rooms.members(event.batchId).length === 0) return;
+      if (!rooms.has(event.batchId)) return;
       if (event.type === 'batch.deleted') {
         statuses.flush(event.batchId);
         broadcast(event.batchId, { type: 'unsubscribed', batchId: event.batchId }, rooms.close(event.batchId));
