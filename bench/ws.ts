@@ -264,6 +264,7 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
     rows.push([
       sockets,
       `${delivery.delivered} / ${bare.delivered}`,
+      `${fmt(delivery.cpuSeconds, 2)} / ${fmt(bare.cpuSeconds, 2)}`,
       `${fmt(perEvent(delivery))} / ${fmt(perEvent(bare))}`,
       fmt(cpuRatio, 2),
       `${delivery.p50} / ${delivery.p99} ms`,
@@ -280,6 +281,8 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
         mode,
         `${sockets}`,
         `${options.images} × 2, ${options.gapMs} ms`,
+        `${delivery.delivered} / ${bare.delivered}`,
+        `${fmt(delivery.cpuSeconds, 2)} / ${fmt(bare.cpuSeconds, 2)} s`,
         `${fmt(perEvent(delivery))} µs`,
         `${fmt(perEvent(bare))} µs`,
         fmt(cpuRatio, 2),
@@ -296,6 +299,7 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
       [
         'sockets',
         'events delivered (API / bare)',
+        'CPU s (API / bare)',
         'CPU µs per event (API / bare)',
         'CPU ratio',
         'API delay p50 / p99',
