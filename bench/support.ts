@@ -511,3 +511,20 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const line = (row: string[]) => `| ${row.map((cell, col) => cell.padEnd(widths[col]!)).join(' | ')} |`;
   return [line(all[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join('\n');
 }
+
+/**
+ * Adds a row to the table of the `## <heading>` section of docs/benchmarks.md, after its last row, so that
+ * every run leaves its figures beside the earlier ones.
+ */
+export function appendBenchmarkRow(heading: string, cells: string[]): void {
+  const path = join(ROOT, 'docs/benchmarks.md');
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`## ${heading}`));
+  if (start < 0) throw new Error(`docs/benchmarks.md has no "## ${heading}" section`);
+  const next = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+  const end = next < 0 ? lines.length : next;
+  const last = lines.slice(start, end).findLastIndex((line) => line.startsWith('|'));
+  if (last < 0) throw new Error(`the "## ${heading}" section of docs/benchmarks.md has no table`);
+  lines.splice(start + last + 1, 0, `| ${cells.join(' | ')} |`);
+  writeFileSync(path, lines.join('\n'));
+}

@@ -27,6 +27,9 @@ const WS_MAX_MESSAGES = 30;
 const WS_MESSAGE_WINDOW_MS = 10_000;
 /** A socket counts against its user's cap for three heartbeats after its last renewal. */
 const WS_LEASE_HEARTBEATS = 3;
+const WS_STATUS_INTERVAL_MS = 100;
+/** About 5,000 progress events a client has not read: far more than a live client ever falls behind. */
+const WS_MAX_BUFFERED_BYTES = 2 ** 20;
 
 /**
  * The API's service graph, built once: repositories, queues and flows, the batch tracker, scheduler and
@@ -94,6 +97,14 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
 
   const progressHub = createProgressHub({
     loadOwnBatchStatus: (userId, batchId) => batches.status(userId, batchId).catch(nullWhenNotFound),
+    checkCredentials: (credentials) =>
+      repositories.credentials.stillActive(
+        {
+          sessionIds: [...new Set(credentials.filter((c) => c.via === 'session').map((c) => c.id))],
+          apiKeyIds: [...new Set(credentials.filter((c) => c.via === 'apiKey').map((c) => c.id))],
+        },
+        new Date(),
+      ),
     socketLimit: createUserSocketLimit({
       redis: platform.redis,
       redisPrefix: env.REDIS_PREFIX,
@@ -105,6 +116,8 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     windowMs: WS_MESSAGE_WINDOW_MS,
     pingIntervalMs: env.WS_PING_INTERVAL_MS,
     pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
+    statusIntervalMs: WS_STATUS_INTERVAL_MS,
+    maxBufferedBytes: WS_MAX_BUFFERED_BYTES,
   });
   // A connection of its own: one in subscriber mode can do nothing else. It waits for Redis instead of
   // failing, and is not awaited, so the API starts while Redis is down and subscribes once it is back.

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type BatchStatusResponse, type ProgressEvent, ServerMessage } from '@renamer/contracts';
 import type { CallLog } from '@renamer/service-kit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import type { SocketCredential } from '../src/ws/credential-recheck';
 import { createProgressHub, type ProgressHubOptions } from '../src/ws/progress-hub';
 import type { OpenSocket, UserSocketLimit } from '../src/ws/user-socket-limit';
 
@@ -50,11 +51,17 @@ const imageEvent = (batchId: string, status: 'processing' | 'ready'): ProgressEv
 
 /** The hub behind a loopback `ws` server; Redis's socket count is replaced by one that records its calls. */
 async function startHub(
-  options: Partial<Pick<ProgressHubOptions, 'maxMessages' | 'pingIntervalMs' | 'pongTimeoutMs'>> = {},
+  options: Partial<
+    Pick<
+      ProgressHubOptions,
+      'maxMessages' | 'pingIntervalMs' | 'pongTimeoutMs' | 'statusIntervalMs' | 'maxBufferedBytes'
+    >
+  > = {},
 ) {
   const owners = new Map<string, string>();
   const gates = new Map<string, ReturnType<typeof gate>>();
   const revoked = new Set<string>();
+  const checks: SocketCredential[][] = [];
   const released: OpenSocket[] = [];
   const renewals: OpenSocket[][] = [];
   const socketLimit: UserSocketLimit = {
@@ -71,11 +78,18 @@ async function startHub(
       await gates.get(batchId)?.pass();
       return owners.get(batchId) === userId ? statusOf(batchId) : null;
     },
+    // In these tests a credential's id is its user's.
+    checkCredentials: async (credentials) => {
+      checks.push([...credentials]);
+      return new Set(credentials.map((credential) => credential.id).filter((userId) => !revoked.has(userId)));
+    },
     socketLimit,
     maxMessages: options.maxMessages ?? 30,
     windowMs: 10_000,
     pingIntervalMs: options.pingIntervalMs ?? 60_000,
     pongTimeoutMs: options.pongTimeoutMs ?? 120_000,
+    statusIntervalMs: options.statusIntervalMs ?? 100,
+    maxBufferedBytes: options.maxBufferedBytes ?? 2 ** 20,
   });
   const log: CallLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -87,7 +101,7 @@ async function startHub(
       userId,
       socketId: url.searchParams.get('socket') ?? '',
       log,
-      credentialsStillValid: async () => !revoked.has(userId),
+      credential: { via: 'session', id: userId },
     });
   });
   const { port } = server.address() as AddressInfo;
@@ -96,6 +110,7 @@ async function startHub(
     hub,
     released,
     renewals,
+    checks,
     /** A batch owned by `userId`, whose status loads wait for `gate.open()` when one is given. */
     batch(userId: string, statusGate?: ReturnType<typeof gate>) {
       const batchId = randomUUID();
@@ -161,7 +176,7 @@ describe('subscribing to a batch', () => {
     client.send({ type: 'ping' });
     await client.waitFor((all) => all.some((m) => m.type === 'pong'));
     expect(types(client.messages)).toEqual(['subscribed', 'image.status', 'unsubscribed', 'pong']);
-    expect(hub.stats()).toEqual({ connections: 1, rooms: 0 });
+    expect(hub.stats()).toEqual({ connections: 1, rooms: 0, coalescing: 0 });
   });
 
   it('holds the events delivered while the status loads, then sends subscribed first and them in order', async () => {
@@ -213,13 +228,85 @@ describe('subscribing to a batch', () => {
 
     hub.deliver({ type: 'batch.deleted', batchId, at: new Date().toISOString() });
     for (const member of members) await member.waitFor((all) => all.some((m) => m.type === 'unsubscribed'));
-    expect(hub.stats()).toEqual({ connections: 2, rooms: 0 });
+    expect(hub.stats()).toEqual({ connections: 2, rooms: 0, coalescing: 0 });
     hub.deliver(imageEvent(batchId, 'ready'));
     for (const member of members) {
       member.send({ type: 'ping' });
       await member.waitFor((all) => all.some((m) => m.type === 'pong'));
       expect(types(member.messages)).toEqual(['subscribed', 'unsubscribed', 'pong']);
     }
+  });
+});
+
+const batchStatus = (batchId: string, processed: number): ProgressEvent => ({
+  type: 'batch.status',
+  batchId,
+  status: 'processing',
+  processed,
+  total: 20,
+  progress: processed / 20,
+  at: new Date().toISOString(),
+});
+
+describe('fanning events out to a room', () => {
+  it('serialises each event once for all the room’s members', async () => {
+    const { hub, batch, connect } = await startHub();
+    const batchId = batch('alice');
+    const members = [await connect('alice'), await connect('alice'), await connect('alice')];
+    for (const member of members) {
+      member.send({ type: 'subscribe', batchId });
+      await member.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+    }
+    const event = imageEvent(batchId, 'ready');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    hub.deliver(event);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    stringify.mockRestore();
+    for (const member of members) {
+      await member.waitFor((all) => all.length === 2);
+      expect(member.messages[1]).toEqual(event);
+    }
+  });
+
+  it('sends every image event and, of a burst of batch statuses, the first and the last, in order', async () => {
+    const { hub, batch, connect } = await startHub();
+    const batchId = batch('alice');
+    const client = await connect('alice');
+    client.send({ type: 'subscribe', batchId });
+    await client.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+
+    // Delivered in one go, well within one interval: the statuses between the first and the last are dropped.
+    for (let processed = 1; processed <= 20; processed++) {
+      hub.deliver(imageEvent(batchId, 'ready'));
+      hub.deliver(batchStatus(batchId, processed));
+    }
+    await client.waitFor((all) => all.some((m) => m.type === 'batch.status' && m.processed === 20));
+    const seen = client.messages.slice(1).map((m) => (m.type === 'batch.status' ? `s${m.processed}` : 'image'));
+    expect(seen).toEqual(['image', 's1', ...Array<string>(19).fill('image'), 's20']);
+    await expect.poll(() => hub.stats().coalescing).toBe(0);
+  });
+
+  it('drops a client that stops reading once too much waits for it', async () => {
+    const { hub, batch, connect } = await startHub({ maxBufferedBytes: 256 * 1024 });
+    const batchId = batch('alice');
+    const stalled = await connect('alice');
+    const reading = await connect('alice');
+    for (const client of [stalled, reading]) {
+      client.send({ type: 'subscribe', batchId });
+      await client.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+    }
+    // The client's own socket stops reading: what the server sends piles up in the kernel, then in ws.
+    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    let sent = 0;
+    while (hub.stats().connections === 2) {
+      // Little at a time, so that the client still reading keeps up with it.
+      for (let i = 0; i < 100; i++) hub.deliver(imageEvent(batchId, 'ready'));
+      sent += 100;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(hub.stats().connections).toBe(1);
+    // Some 20,000 events reach the one that reads: more time than waitFor's to parse them all.
+    await expect.poll(() => reading.messages.length, { timeout: 15_000, interval: 20 }).toBe(sent + 1);
   });
 });
 
@@ -265,17 +352,43 @@ describe('a connection', () => {
     expect(other.socket.readyState).toBe(WebSocket.OPEN);
   });
 
+  it('re-checks the credentials of all its sockets in one call', async () => {
+    const { connect, checks } = await startHub({ pingIntervalMs: 30 });
+    await connect('alice');
+    await connect('bob');
+    await expect.poll(() => checks.at(-1)?.map((credential) => credential.id)).toEqual(['alice', 'bob']);
+  });
+
   it('leaves its rooms and gives back its place when it closes', async () => {
     const { hub, batch, connect, released } = await startHub();
     const batchId = batch('alice');
     const client = await connect('alice');
     client.send({ type: 'subscribe', batchId });
     await client.waitFor((all) => all.some((m) => m.type === 'subscribed'));
-    expect(hub.stats()).toEqual({ connections: 1, rooms: 1 });
+    expect(hub.stats()).toEqual({ connections: 1, rooms: 1, coalescing: 0 });
 
     client.socket.close();
-    await expect.poll(() => hub.stats()).toEqual({ connections: 0, rooms: 0 });
+    await expect.poll(() => hub.stats()).toEqual({ connections: 0, rooms: 0, coalescing: 0 });
     expect(released).toEqual([{ userId: 'alice', socketId: client.socketId }]);
+  });
+
+  it('leaves nothing behind once many sockets in busy rooms have closed', async () => {
+    const { hub, batch, connect, released } = await startHub();
+    const batchIds = [batch('alice'), batch('alice')];
+    const clients = await Promise.all(Array.from({ length: 40 }, () => connect('alice')));
+    for (const [i, client] of clients.entries()) {
+      client.send({ type: 'subscribe', batchId: batchIds[i % 2] });
+      await client.waitFor((all) => all.some((m) => m.type === 'subscribed'));
+    }
+    for (const batchId of batchIds) {
+      hub.deliver(batchStatus(batchId, 1));
+      hub.deliver(batchStatus(batchId, 2));
+    }
+    expect(hub.stats()).toEqual({ connections: 40, rooms: 2, coalescing: 2 });
+
+    for (const client of clients) client.socket.close();
+    await expect.poll(() => hub.stats()).toEqual({ connections: 0, rooms: 0, coalescing: 0 });
+    expect(released).toHaveLength(40);
   });
 
   it('leaves the room it was joining when it closes while the status loads', async () => {
@@ -286,7 +399,7 @@ describe('a connection', () => {
     client.send({ type: 'subscribe', batchId });
     await loading.entered;
     client.socket.close();
-    await expect.poll(() => hub.stats()).toEqual({ connections: 0, rooms: 0 });
+    await expect.poll(() => hub.stats()).toEqual({ connections: 0, rooms: 0, coalescing: 0 });
     loading.open();
   });
 });

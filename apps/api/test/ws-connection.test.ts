@@ -11,7 +11,8 @@ function fakeSocket() {
   const socket = Object.assign(new EventEmitter(), {
     OPEN: 1,
     readyState: 1,
-    send: (data: string) => sent.push(JSON.parse(data)),
+    bufferedAmount: 0,
+    send: (data: Buffer) => sent.push(JSON.parse(data.toString())),
     close: () => undefined,
   });
   return { socket: socket as unknown as WebSocket, sent };
@@ -25,6 +26,7 @@ describe('a WebSocket connection whose message handling fails', () => {
     createClientConnection(socket, {
       maxMessages: 10,
       windowMs: 1_000,
+      maxBufferedBytes: 2 ** 20,
       log: log as unknown as CallLog,
       onMessage: () => Promise.reject(new Error('connection to PostgreSQL lost')),
     });

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import jwt from '@fastify/jwt';
 import type { ApiKeyRepository, SessionRepository } from '@renamer/db';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { createCredentialResolver, SESSION_COOKIE, type SessionClaims } from './credentials';
 import { csrfOptions } from './csrf';
@@ -32,8 +32,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     issueSession: (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => Promise<void>;
     clearSession: (reply: FastifyReply) => void;
-    /** Whether the credentials `request` came with are still valid now (long-lived connections re-check). */
-    credentialsStillValid: (request: FastifyRequest) => Promise<boolean>;
   }
 }
 
@@ -67,11 +65,6 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
     if (!result) return;
     if ('principal' in result) request.principal = result.principal;
     else request.credentialFailure = result.failure;
-  });
-
-  app.decorate('credentialsStillValid', async (request: FastifyRequest) => {
-    const result = await resolveCredentials(request);
-    return result !== null && 'principal' in result;
   });
 
   app.decorate('issueSession', async (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => {

@@ -15,6 +15,7 @@ export * from './repositories/api-keys';
 export * from './repositories/audit-log';
 export * from './repositories/batches';
 export * from './repositories/create-repositories';
+export * from './repositories/credentials';
 export * from './repositories/downloads';
 export * from './repositories/feature-flags';
 export * from './repositories/filename-history';

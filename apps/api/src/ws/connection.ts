@@ -6,30 +6,46 @@ import { createMessageRate } from './message-rate';
 export interface ConnectionOptions {
   maxMessages: number;
   windowMs: number;
+  /** Past this many bytes not yet taken by the client, the socket is dropped rather than buffer more. */
+  maxBufferedBytes: number;
   log: CallLog;
   onMessage: (message: ClientMessage) => Promise<void>;
 }
 
+/** A server message as it goes on the wire; a room's event is serialised once for all its members. */
+export const serialise = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
+
 /**
  * One client socket: validated messages in and out, a message rate limit (`rate_limited`, then close
- * 1008), and a per-batch buffer so that room events wait until `subscribed` has gone out.
+ * 1008), a per-batch buffer so that room events wait until `subscribed` has gone out, and a bound on
+ * what the socket may leave unsent.
  */
 export function createClientConnection(socket: WebSocket, options: ConnectionOptions) {
   const rate = createMessageRate(options.maxMessages, options.windowMs);
-  const pending = new Map<string, ServerMessage[]>();
+  const pending = new Map<string, Buffer[]>();
   let lastSeenAt = Date.now();
 
-  const send = (message: ServerMessage) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  // A client that stops reading is terminated, not closed: a close frame would wait behind the data it
+  // does not read, and the socket would hold that memory until ws's closing timeout.
+  const write = (frame: Buffer) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > options.maxBufferedBytes) {
+      options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'websocket dropped: the client stopped reading');
+      return socket.terminate();
+    }
+    // Text frames, as the contract's clients expect; a Buffer is sent as it is, with no per-socket copy.
+    socket.send(frame, { binary: false });
   };
+  const send = (message: ServerMessage) => write(serialise(message));
 
   const connection = {
     socket,
-    send(message: ServerMessage) {
-      const batchId = 'batchId' in message ? message.batchId : undefined;
-      const buffer = batchId && message.type !== 'subscribed' ? pending.get(batchId) : undefined;
-      if (buffer) buffer.push(message);
-      else send(message);
+    send,
+    /** A room's event of `batchId`, already serialised; held while that batch's `subscribed` is pending. */
+    sendEvent(batchId: string, frame: Buffer) {
+      const held = pending.get(batchId);
+      if (held) held.push(frame);
+      else write(frame);
     },
     /** Events of `batchId` are held from now until `subscribed(batchId, …)` is sent. */
     holdEvents(batchId: string) {
@@ -43,7 +59,7 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
       const held = pending.get(batchId) ?? [];
       pending.delete(batchId);
       send(first);
-      for (const message of held) send(message);
+      for (const frame of held) write(frame);
     },
     /** When the client last answered a ping or sent a message. */
     get lastSeenAt() {

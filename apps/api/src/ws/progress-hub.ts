@@ -1,36 +1,61 @@
-import type { BatchStatusResponse, ClientMessage, ProgressEvent } from '@renamer/contracts';
+import type { BatchStatusResponse, ClientMessage, ProgressEvent, ServerMessage } from '@renamer/contracts';
 import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
-import { type ClientConnection, createClientConnection } from './connection';
+import { createBatchStatusCoalescer } from './batch-status-coalescer';
+import { type ClientConnection, createClientConnection, serialise } from './connection';
+import { type CredentialCheck, createCredentialRecheck, type SocketCredential } from './credential-recheck';
 import { createRooms } from './rooms';
 import type { OpenSocket, UserSocketLimit } from './user-socket-limit';
 
 export interface ProgressHubOptions {
   /** The batch's status for `subscribed`, or null when it is not the user's (answered as not_found). */
   loadOwnBatchStatus: (userId: string, batchId: string) => Promise<BatchStatusResponse | null>;
+  /** Which of the sockets' credentials still hold, in one round trip. */
+  checkCredentials: CredentialCheck;
   /** Counts each user's sockets across instances; the heartbeat renews them. */
   socketLimit: UserSocketLimit;
   maxMessages: number;
   windowMs: number;
   pingIntervalMs: number;
   pongTimeoutMs: number;
+  /** A room gets at most one `batch.status` per batch this often (the last one always). */
+  statusIntervalMs: number;
+  /** A socket whose client leaves more than this unread is dropped. */
+  maxBufferedBytes: number;
 }
 
 export interface AcceptedClient extends OpenSocket {
   /** The upgrade request's logger: what goes wrong on the connection is logged with its `requestId`. */
   log: CallLog;
-  credentialsStillValid: () => Promise<boolean>;
+  /** The session or API key the socket was opened with, re-checked once every ping interval. */
+  credential: SocketCredential;
 }
 
 /**
  * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
- * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each socket
- * holds a place under its user's cap from admission until it closes.
+ * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each event is
+ * serialised once and the same bytes go to every member. Each socket holds a place under its user's cap
+ * from admission until it closes.
  */
 export function createProgressHub(options: ProgressHubOptions) {
   const rooms = createRooms<ClientConnection>();
-  /** Each open connection: whose it is, and how to check that its credentials still hold. */
-  const connections = new Map<ClientConnection, OpenSocket & { stillValid: () => Promise<boolean> }>();
+  /** Each open connection: whose it is, and what it was opened with. */
+  const connections = new Map<ClientConnection, OpenSocket & { credential: SocketCredential }>();
+
+  const broadcast = (batchId: string, message: ServerMessage, members: readonly ClientConnection[]) => {
+    const frame = serialise(message);
+    for (const member of members) member.sendEvent(batchId, frame);
+  };
+  const statuses = createBatchStatusCoalescer(options.statusIntervalMs, (event) =>
+    broadcast(event.batchId, event, rooms.members(event.batchId)),
+  );
+  // A logout, ban, deleted key or expired session ends the connection within one ping interval.
+  const recheck = createCredentialRecheck({
+    sockets: connections,
+    intervalMs: options.pingIntervalMs,
+    check: options.checkCredentials,
+    onInvalid: (connection) => connection.socket.close(1008, 'credentials no longer valid'),
+  });
 
   const heartbeat = setInterval(() => {
     const deadline = Date.now() - options.pongTimeoutMs;
@@ -38,26 +63,21 @@ export function createProgressHub(options: ProgressHubOptions) {
       if (connection.lastSeenAt < deadline) connection.socket.terminate();
       else connection.socket.ping();
     }
-    void closeRevoked();
     void options.socketLimit.renew(connections.values());
   }, options.pingIntervalMs);
   heartbeat.unref();
 
-  /** A logout, ban, deleted key or expired session ends the connection at the next heartbeat. */
-  async function closeRevoked() {
-    await Promise.all(
-      [...connections].map(async ([connection, { stillValid }]) => {
-        if (!(await stillValid())) connection.socket.close(1008, 'credentials no longer valid');
-      }),
-    );
-  }
+  const leaveRoom = (batchId: string, connection: ClientConnection) => {
+    rooms.leave(batchId, connection);
+    if (!rooms.has(batchId)) statuses.drop(batchId);
+  };
 
   async function handle(connection: ClientConnection, joined: Set<string>, userId: string, message: ClientMessage) {
     if (message.type === 'ping') return connection.send({ type: 'pong' });
     if (message.type === 'unsubscribe') {
-      rooms.leave(message.batchId, connection);
+      leaveRoom(message.batchId, connection);
       joined.delete(message.batchId);
-      return connection.send({ type: 'unsubscribed', batchId: message.batchId });
+      return connection.sendEvent(message.batchId, serialise({ type: 'unsubscribed', batchId: message.batchId }));
     }
     // Join first and hold the room's events, so none is lost between reading the status and sending it.
     // `joined` is updated before any await, so a socket closing meanwhile still leaves the room.
@@ -65,7 +85,7 @@ export function createProgressHub(options: ProgressHubOptions) {
     rooms.join(message.batchId, connection);
     joined.add(message.batchId);
     const leave = () => {
-      rooms.leave(message.batchId, connection);
+      leaveRoom(message.batchId, connection);
       joined.delete(message.batchId);
       connection.discardEvents(message.batchId);
     };
@@ -84,33 +104,39 @@ export function createProgressHub(options: ProgressHubOptions) {
     /** Counts a new socket of the user, before the upgrade: its id, or `rate_limited` past the cap. */
     admit: (userId: string) => options.socketLimit.admit(userId),
 
-    accept(socket: WebSocket, { userId, socketId, log, credentialsStillValid }: AcceptedClient) {
+    accept(socket: WebSocket, { userId, socketId, log, credential }: AcceptedClient) {
       const joined = new Set<string>();
       const connection: ClientConnection = createClientConnection(socket, {
         maxMessages: options.maxMessages,
         windowMs: options.windowMs,
+        maxBufferedBytes: options.maxBufferedBytes,
         log,
         onMessage: (message) => handle(connection, joined, userId, message),
       });
-      connections.set(connection, { userId, socketId, stillValid: credentialsStillValid });
+      connections.set(connection, { userId, socketId, credential });
       socket.on('close', () => {
-        for (const batchId of joined) rooms.leave(batchId, connection);
+        for (const batchId of joined) leaveRoom(batchId, connection);
+        joined.clear();
         if (connections.delete(connection)) void options.socketLimit.release({ userId, socketId });
       });
     },
 
     deliver(event: ProgressEvent) {
+      if (!rooms.has(event.batchId)) return;
       if (event.type === 'batch.deleted') {
-        for (const member of rooms.close(event.batchId)) member.send({ type: 'unsubscribed', batchId: event.batchId });
+        statuses.flush(event.batchId);
+        broadcast(event.batchId, { type: 'unsubscribed', batchId: event.batchId }, rooms.close(event.batchId));
         return;
       }
-      for (const member of rooms.members(event.batchId)) member.send(event);
+      statuses.push(event);
     },
 
-    stats: () => ({ connections: connections.size, rooms: rooms.size }),
+    /** Open connections, rooms, and batches whose statuses are being coalesced: all zero once every socket closed. */
+    stats: () => ({ connections: connections.size, rooms: rooms.size, coalescing: statuses.size }),
 
     async close() {
       clearInterval(heartbeat);
+      recheck.stop();
       const open = [...connections];
       connections.clear();
       for (const [connection] of open) connection.socket.close(1001, 'server shutting down');

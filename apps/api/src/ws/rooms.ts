@@ -18,6 +18,9 @@ export function createRooms<M extends RoomMember>() {
       room?.delete(member);
       if (room?.size === 0) rooms.delete(batchId);
     },
+    has(batchId: string): boolean {
+      return rooms.has(batchId);
+    },
     members(batchId: string): readonly M[] {
       return [...(rooms.get(batchId) ?? [])];
     },

@@ -3,6 +3,7 @@ import { createAnalyticsRepository } from './analytics';
 import { createApiKeyRepository } from './api-keys';
 import { createAuditLogRepository } from './audit-log';
 import { createBatchRepository } from './batches';
+import { createCredentialRepository } from './credentials';
 import { createDownloadRepository } from './downloads';
 import { createFeatureFlagRepository } from './feature-flags';
 import { createFilenameHistoryRepository } from './filename-history';
@@ -20,6 +21,7 @@ export function createRepositories(db: Database) {
     apiKeys: createApiKeyRepository(db),
     auditLog: createAuditLogRepository(db),
     batches: createBatchRepository(db),
+    credentials: createCredentialRepository(db),
     downloads: createDownloadRepository(db),
     featureFlags: createFeatureFlagRepository(db),
     filenameHistory: createFilenameHistoryRepository(db),

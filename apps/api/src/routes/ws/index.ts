@@ -31,12 +31,17 @@ export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: Ws
   app.get(
     '/api/ws',
     { websocket: true, schema: { hide: true }, onRequest: [admitOrigin(allowedOrigins), admitUnderCap] },
-    (socket, request) =>
+    (socket, request) => {
+      const principal = principalOf(request);
       hub.accept(socket, {
-        userId: principalOf(request).user.id,
+        userId: principal.user.id,
         socketId: socketIds.get(request)!,
         log: request.log,
-        credentialsStillValid: () => app.credentialsStillValid(request).catch(() => true),
-      }),
+        credential:
+          principal.via === 'session'
+            ? { via: 'session', id: principal.sessionId }
+            : { via: 'apiKey', id: principal.apiKeyId },
+      });
+    },
   );
 }
