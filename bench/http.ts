@@ -5,6 +5,7 @@
  * request of each, the ratios, and appends one dated row per API mode to docs/benchmarks.md.
  *
  *   npm run bench -- http [--duration=10] [--connections=50] [--modes=production,development] [--images=20]
+ *                         [--cpu-prof=DIR]
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,8 @@ const duration = Number(argValue('duration', '10'));
 const connections = Number(argValue('connections', '50'));
 const modes = argValue('modes', 'production,development').split(',');
 const imageCount = Number(argValue('images', '20'));
+/** Where the API processes write a V8 CPU profile each (`node --cpu-prof`), when given. */
+const profileDir = argValue('cpu-prof', '');
 const WARM_UP_SECONDS = 2;
 const RESULTS_FILE = join(ROOT, 'docs/benchmarks.md');
 const RESULTS_HEADING = '## Authenticated read under load (`bench/http.ts`)';
@@ -141,7 +144,10 @@ async function main(cleanup: Cleanup) {
       API_ENTRY,
       'API_PORT',
       { ...env, NODE_ENV: mode, LOG_LEVEL: logLevel },
-      join(logs, `api-${mode}.log`),
+      {
+        logFile: join(logs, `api-${mode}.log`),
+        nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      },
     );
     const result = await measure(`API, ${mode}`, api, `${api.url}/api/batch/${batchId}/status`, {
       authorization: `Bearer ${key}`,

@@ -223,13 +223,20 @@ export interface Service {
   process: SpawnedService;
 }
 
+export interface OwnOutput {
+  logFile: string;
+  /** Options for node itself, such as `--cpu-prof`. */
+  nodeArgs?: string[];
+}
+
 /**
  * Like `spawnService`, but the process writes straight to `logFile`: a service logging every request under
  * load would otherwise make this process read and hold every line, on the cores being measured.
  */
-function spawnLoggingToFile(entry: string, env: Record<string, string>, logFile: string): SpawnedService {
+function spawnLoggingToFile(entry: string, env: Record<string, string>, options: OwnOutput): SpawnedService {
+  const { logFile, nodeArgs = [] } = options;
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', fd, fd],
   });
@@ -247,8 +254,8 @@ function spawnLoggingToFile(entry: string, env: Record<string, string>, logFile:
 }
 
 /**
- * Starts an entrypoint as its own process and waits until /health/ready answers 200. With `logFile` its
- * output goes to that file instead of this process.
+ * Starts an entrypoint as its own process and waits until /health/ready answers 200. With `ownOutput` its
+ * output goes to a file instead of this process.
  */
 export async function startService(
   cleanup: Cleanup,
@@ -256,12 +263,12 @@ export async function startService(
   entry: string,
   portVariable: string,
   env: Record<string, string>,
-  logFile?: string,
+  ownOutput?: OwnOutput,
 ): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const serviceEnv = { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url };
-  const spawned = logFile ? spawnLoggingToFile(entry, serviceEnv, logFile) : spawnService(entry, serviceEnv);
+  const spawned = ownOutput ? spawnLoggingToFile(entry, serviceEnv, ownOutput) : spawnService(entry, serviceEnv);
   started.add(spawned);
   cleanup.add(`stop ${name} (pid ${spawned.child.pid})`, async () => {
     const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 15_000);
