@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
@@ -18,6 +24,18 @@ export interface HttpServiceOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** One line per request, when it completes, with the request's method and URL beside the answer's status. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 /**
  * The Fastify instance every service starts from: request ids (taken from `x-request-id` when sane) on
  * every log line and answer, zod validation, problem+json errors (those Node and Fastify raise before a
@@ -30,7 +48,7 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,

@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { AppError, Problem } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpService, createLogger } from '../src';
@@ -227,5 +229,31 @@ describe('metrics', () => {
     );
     expect(res.body).not.toContain('4b0f7a6e');
     expect(res.body).toContain('process_resident_memory_bytes');
+  });
+});
+
+describe('request logging', () => {
+  it('writes one line per request at info, when it completes, with the method, URL and status', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const logged = createHttpService({ service: 'logged', logger: pino({ level: 'info' }, sink), healthChecks: {} });
+    logged.get('/ok', async () => ({ ok: true }));
+    const res = await logged.inject({ url: '/ok?x=1' });
+    await logged.close();
+
+    const ofRequest = lines.filter((line) => line.requestId === res.headers['x-request-id']);
+    expect(ofRequest).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/ok?x=1' }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
   });
 });
