@@ -5,14 +5,19 @@ export type { Logger };
 
 /**
  * Development writes readable lines through pino-pretty, which pino runs on a worker thread of its own
- * (a transport); `npm start` prefixes them with the service's name, hence no `service` on the line.
+ * (a transport), each line naming its service; `npm start` lets every service write to the terminal itself.
  * Production writes JSON lines to stdout through pino's asynchronous destination, so a request never waits on
  * the write (pino flushes it synchronously when the process exits, shutdown included); tests write the same
  * lines synchronously, so none is lost when a test ends.
  */
 const PRETTY_TRANSPORT = {
   target: 'pino-pretty',
-  options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', singleLine: true },
+  options: {
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+    messageFormat: '[{service}] {msg}',
+    singleLine: true,
+  },
 };
 
 export function createLogger(service: string, level: string, nodeEnv?: PlatformEnv['NODE_ENV']): Logger {
