@@ -11,6 +11,7 @@ import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
 import { createMetrics, type Metrics, registerMetrics } from './metrics';
 import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
+import { securityHeaders } from './security-headers';
 
 export interface HttpServiceOptions {
   logger: Logger;
@@ -20,6 +21,8 @@ export interface HttpServiceOptions {
   /** Largest JSON body accepted; uploads use multipart streams and are not bound by this. */
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** helmet's default security headers on every answer (the services a browser talks to). */
+  securityHeaders?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -59,8 +62,10 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // Callback style: an async hook would cost every request a promise for one synchronous call.
+  const headers = options.securityHeaders ? securityHeaders() : {};
+  // Callback style: an async hook would cost every request a promise for synchronous calls.
   app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     reply.header('x-request-id', request.id);
     done();
   });

@@ -257,3 +257,31 @@ describe('request logging', () => {
     ]);
   });
 });
+
+describe('security headers', () => {
+  it("sets helmet's defaults on every answer when asked, and none otherwise", async () => {
+    const build = (securityHeaders: boolean) =>
+      createHttpService({
+        service: 'headers',
+        logger: createLogger('test', 'silent'),
+        healthChecks: {},
+        securityHeaders,
+      });
+    const [withHeaders, without] = [build(true), build(false)];
+    const [answered, missing, plain] = await Promise.all([
+      withHeaders.inject({ url: '/health/live' }),
+      withHeaders.inject({ url: '/nowhere' }),
+      without.inject({ url: '/health/live' }),
+    ]);
+    await Promise.all([withHeaders.close(), without.close()]);
+    for (const res of [answered, missing]) {
+      expect(res.headers).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+      });
+    }
+    expect(plain.headers['content-security-policy']).toBeUndefined();
+  });
+});
