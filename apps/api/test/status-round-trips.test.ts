@@ -59,7 +59,7 @@ describe('GET /api/batch/:id/status with an API key', () => {
     const response = await read();
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ batchId, total: 3, counts: { queued: 2, ready: 1 } });
-    expect(statements, statements.join('\n')).toHaveLength(2);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
   });
 
   it("still answers 404 for another user's batch", async () => {
