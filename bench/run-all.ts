@@ -1,16 +1,29 @@
 /**
- * Runs every benchmark, one after the other, each as its own process (so one's memory never shows in the
- * next). Arguments go to each script; the default is two runs each.
+ * Runs the benchmarks named (all when none is), one after the other, each as its own process (so one's memory
+ * never shows in the next). Options go to each script; the default is two runs each.
  *
  *   pnpm bench                 # = node_modules/.bin/tsx bench/run-all.ts
  *   pnpm bench -- --runs=3
+ *   npm run bench -- http --duration=10
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCRIPTS = ['bench/upload-memory.ts', 'bench/pipeline-throughput.ts'];
-const args = process.argv.slice(2).filter((arg) => arg !== '--');
+const BENCHMARKS: Record<string, string> = {
+  'upload-memory': 'bench/upload-memory.ts',
+  'pipeline-throughput': 'bench/pipeline-throughput.ts',
+  http: 'bench/http.ts',
+};
+const given = process.argv.slice(2).filter((arg) => arg !== '--');
+const names = given.filter((arg) => !arg.startsWith('--'));
+const unknown = names.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exit(1);
+}
+const SCRIPTS = (names.length > 0 ? names : Object.keys(BENCHMARKS)).map((name) => BENCHMARKS[name]!);
+const args = given.filter((arg) => arg.startsWith('--'));
 if (!args.some((arg) => arg.startsWith('--runs='))) args.push('--runs=2');
 
 let failed = 0;

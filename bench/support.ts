@@ -7,9 +7,19 @@
  * dependencies resolve from there) and third-party packages the root does not list through the app that
  * depends on them.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { constants, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -213,17 +223,52 @@ export interface Service {
   process: SpawnedService;
 }
 
-/** Starts an entrypoint as its own process and waits until /health/ready answers 200. */
+export interface OwnOutput {
+  logFile: string;
+  /** Options for node itself, such as `--cpu-prof`. */
+  nodeArgs?: string[];
+}
+
+/**
+ * Like `spawnService`, but the process writes straight to `logFile`: a service logging every request under
+ * load would otherwise make this process read and hold every line, on the cores being measured.
+ */
+function spawnLoggingToFile(entry: string, env: Record<string, string>, options: OwnOutput): SpawnedService {
+  const { logFile, nodeArgs = [] } = options;
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => readFileSync(logFile, 'utf8').slice(-20_000),
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/**
+ * Starts an entrypoint as its own process and waits until /health/ready answers 200. With `ownOutput` its
+ * output goes to a file instead of this process.
+ */
 export async function startService(
   cleanup: Cleanup,
   name: string,
   entry: string,
   portVariable: string,
   env: Record<string, string>,
+  ownOutput?: OwnOutput,
 ): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const spawned = spawnService(entry, { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url });
+  const serviceEnv = { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url };
+  const spawned = ownOutput ? spawnLoggingToFile(entry, serviceEnv, ownOutput) : spawnService(entry, serviceEnv);
   started.add(spawned);
   cleanup.add(`stop ${name} (pid ${spawned.child.pid})`, async () => {
     const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 15_000);

@@ -1,4 +1,4 @@
-/** The stack's own lines, on stderr beside the services' lines (which concurrently prefixes alike). */
+/** The stack's own lines, on stderr beside the services' lines (each named by its service alike). */
 export function say(text: string): void {
   process.stderr.write(`[renamer] ${text}\n`);
 }

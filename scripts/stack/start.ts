@@ -13,13 +13,13 @@ import { findRedis } from './redis';
 import { elapsedSince, redactUrl, say } from './say';
 
 /** A service of `apps/<name>/src/server.ts`, listening on `<NAME>_PORT`; `path` is what to open once it runs. */
-type Service = { name: string; port: number; colour: string; path: string };
-const DEV_IDP: Service = { name: 'dev-idp', port: 3002, colour: 'green', path: '/.well-known/openid-configuration' };
-const API: Service = { name: 'api', port: 3000, colour: 'cyan', path: '/' };
+type Service = { name: string; port: number; path: string };
+const DEV_IDP: Service = { name: 'dev-idp', port: 3002, path: '/.well-known/openid-configuration' };
+const API: Service = { name: 'api', port: 3000, path: '/' };
 const SERVICES: Service[] = [
   API,
-  { name: 'worker', port: 3003, colour: 'magenta', path: '/metrics' },
-  { name: 'admin-api', port: 3001, colour: 'yellow', path: '/' },
+  { name: 'worker', port: 3003, path: '/metrics' },
+  { name: 'admin-api', port: 3001, path: '/' },
 ];
 const portVariable = (service: Service) => `${service.name.toUpperCase().replace('-', '_')}_PORT`;
 const portOf = (service: Service) => process.env[portVariable(service)] ?? String(service.port);
@@ -89,12 +89,13 @@ async function main(mode: string): Promise<void> {
   services = concurrently(
     running.map((service) => ({
       name: service.name,
-      prefixColor: service.colour,
       env: serviceEnv,
       // exec: the shell gives way to node, so that signals reach the service itself.
       command: `exec "${process.execPath}" --import tsx apps/${service.name}/src/server.ts`,
     })),
-    { cwd: repoRoot, prefix: 'name', padPrefix: true },
+    // raw: each service writes to this terminal itself (its logger names the service on every line), rather
+    // than through this process reading and prefixing every line.
+    { cwd: repoRoot, raw: true },
   );
   // Not concurrently's killOthersOn: during a Ctrl-C it would signal the services still closing a second time.
   for (const command of services.commands) {

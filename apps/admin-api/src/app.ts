@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
 import { createHttpService, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
@@ -19,11 +18,11 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     logger,
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
+    securityHeaders: true,
   });
   const services = createAdminServices(deps);
   app.addHook('onClose', services.close);
 
-  await app.register(helmet, { global: true });
   await registerOpenApi(app, ADMIN_OPENAPI);
   await registerCallerPlugins(app, {
     env,

@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
 import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
 import { createHttpService, createMetrics, registerOpenApi } from '@renamer/service-kit';
@@ -30,12 +29,12 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     logger,
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
+    securityHeaders: true,
   });
   const services = createApiServices(deps);
   app.addHook('onClose', services.close);
   registerHubMetrics(metrics, services.progressHub);
 
-  await app.register(helmet, { global: true });
   // At the root: its hooks must see an upgrade request before the guard refuses it, or the refused
   // upgrade's socket is never closed.
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });

@@ -239,8 +239,12 @@ describe('API keys', () => {
     const listed = (await (await client.fetch('/api/auth/api-keys')).json()) as { items: unknown[] };
     expect(listed.items).toEqual([expect.objectContaining({ id, name: 'ci script', prefix })]);
     expect(JSON.stringify(listed)).not.toContain(key!);
-    const [row] = await stack.platform.db.sql`select last_used_at from api_keys where id = ${id!}`;
-    expect(row?.last_used_at).not.toBeNull();
+    // Written off the request's path, so it lands a moment after the answer.
+    await expect
+      .poll(
+        async () => (await stack.platform.db.sql`select last_used_at from api_keys where id = ${id!}`)[0]?.last_used_at,
+      )
+      .not.toBeNull();
   });
 
   it('stops accepting a deleted key', async () => {
@@ -312,6 +316,25 @@ describe('bans', () => {
     const byKey = await fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key.key}` } });
     expect(byKey.status).toBe(403);
     expect(await byKey.json()).toMatchObject({ code: 'banned' });
+  });
+
+  it('refuses, on the very next request, a key used a moment before and banned directly in the database', async () => {
+    const client = await signedIn();
+    const created = await client.fetch('/api/auth/api-keys', {
+      method: 'POST',
+      json: { name: 'busy script' },
+      csrf: await client.csrfToken(),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const auth = { authorization: `Bearer ${key}` };
+    const before = await fetch(`${stack.apiUrl}/api/auth/me`, { headers: auth });
+    expect(before.status).toBe(200);
+    const { id } = (await before.json()) as { id: string };
+
+    await stack.platform.db.sql`update users set banned_at = now(), ban_reason = 'abuse' where id = ${id}`;
+    const after = await fetch(`${stack.apiUrl}/api/auth/me`, { headers: auth });
+    expect(after.status).toBe(403);
+    expect(await after.json()).toMatchObject({ code: 'banned' });
   });
 });
 

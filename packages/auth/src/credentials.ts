@@ -1,5 +1,5 @@
-import type { ApiKeyRepository, SessionRepository } from '@renamer/db';
-import type { FastifyRequest } from 'fastify';
+import { type ApiKeyRepository, LAST_USED_RESOLUTION_MS, type SessionRepository } from '@renamer/db';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret';
 import type { CredentialFailure, Principal } from './principal';
 
@@ -27,12 +27,20 @@ type Resolution = { principal: Principal } | { failure: CredentialFailure } | nu
 export function createCredentialResolver(deps: CredentialDeps) {
   const now = deps.now ?? (() => new Date());
 
-  async function fromApiKey(key: string): Promise<Resolution> {
+  async function fromApiKey(key: string, log: FastifyBaseLogger): Promise<Resolution> {
     if (!looksLikeApiKey(key)) return { failure: 'invalid' };
-    const found = await deps.apiKeys.findActiveByHash(hashApiKey(key), now());
+    const at = now();
+    const found = await deps.apiKeys.findActiveByHash(hashApiKey(key), at);
     if (!found) return { failure: 'invalid' };
     if (found.user.bannedAt) return { failure: 'banned' };
-    await deps.apiKeys.touchLastUsed(found.apiKey.id, now());
+    const { lastUsedAt } = found.apiKey;
+    // Off the request's path, and only when the row read says it is due: the UPDATE's own condition settles
+    // requests that race for the same minute, on any instance.
+    if (!lastUsedAt || at.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      deps.apiKeys.touchLastUsed(found.apiKey.id, at).catch((err) => {
+        log.warn({ err, apiKeyId: found.apiKey.id }, 'last use of an API key not recorded');
+      });
+    }
     return { principal: { user: found.user, via: 'apiKey', apiKeyId: found.apiKey.id } };
   }
 
@@ -54,7 +62,7 @@ export function createCredentialResolver(deps: CredentialDeps) {
     if (authorization) {
       const [scheme, value] = authorization.split(' ');
       if (scheme?.toLowerCase() !== 'bearer' || !value) return { failure: 'invalid' };
-      return fromApiKey(value.trim());
+      return fromApiKey(value.trim(), request.log);
     }
     const token = request.cookies[SESSION_COOKIE];
     return token ? fromSession(token) : null;

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { emptyImageStatusCounts } from '@renamer/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBatchRepository, InvalidCursorError } from '../src';
-import { connectTestDb, createTestUser, newestFirst } from './support/database';
+import { createBatchRepository, createImageRepository, InvalidCursorError } from '../src';
+import { connectTestDb, createTestUser, newestFirst, sha256Hex } from './support/database';
 
 const client = connectTestDb();
 const batches = createBatchRepository(client.db);
+const images = createImageRepository(client.db);
 
 afterAll(() => client.close());
 
@@ -24,6 +26,35 @@ describe('batch repository', () => {
     expect(await batches.findByIdForUser(batch.id, stranger.id)).toBeNull();
     expect(await batches.findById(batch.id)).toEqual(batch);
     expect(await batches.findById(randomUUID())).toBeNull();
+  });
+
+  it('finds a batch with its image counts per status in one query, for its owner only', async () => {
+    const [owner, stranger] = await Promise.all([createTestUser(client), createTestUser(client)]);
+    const empty = await batches.create({ userId: owner.id, total: 0 });
+    expect(await batches.findStatusForUser(empty.id, owner.id)).toEqual({
+      batch: empty,
+      counts: emptyImageStatusCounts(),
+    });
+
+    const batch = await batches.create({ userId: owner.id, total: 3 });
+    await images.insertMany(
+      (['queued', 'failed', 'failed'] as const).map((status, index) => ({
+        batchId: batch.id,
+        userId: owner.id,
+        originalFilename: `${index}.jpg`,
+        checksum: sha256Hex(`${batch.id}-${index}`),
+        size: 1,
+        mimeType: 'image/jpeg',
+        storageKey: `${batch.id}/${index}`,
+        status,
+      })),
+    );
+    expect(await batches.findStatusForUser(batch.id, owner.id)).toEqual({
+      batch,
+      counts: { ...emptyImageStatusCounts(), queued: 1, failed: 2 },
+    });
+    expect(await batches.findStatusForUser(batch.id, stranger.id)).toBeNull();
+    expect(await batches.findStatusForUser(randomUUID(), owner.id)).toBeNull();
   });
 
   it('keeps keywords and locale', async () => {

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
 import { createMetrics, type Metrics, registerMetrics } from './metrics';
 import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
+import { securityHeaders } from './security-headers';
 
 export interface HttpServiceOptions {
   logger: Logger;
@@ -14,9 +21,23 @@ export interface HttpServiceOptions {
   /** Largest JSON body accepted; uploads use multipart streams and are not bound by this. */
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** helmet's default security headers on every answer (the services a browser talks to). */
+  securityHeaders?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** One line per request, when it completes, with the request's method and URL beside the answer's status. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
 
 /**
  * The Fastify instance every service starts from: request ids (taken from `x-request-id` when sane) on
@@ -30,7 +51,7 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
@@ -41,8 +62,12 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  const headers = options.securityHeaders ? securityHeaders() : {};
+  // Callback style: an async hook would cost every request a promise for synchronous calls.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     reply.header('x-request-id', request.id);
+    done();
   });
   registerProblemHandlers(app);
   registerMetrics(app, options.metrics ?? createMetrics(options.service));

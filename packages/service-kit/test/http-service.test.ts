@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { AppError, Problem } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpService, createLogger } from '../src';
@@ -227,5 +229,59 @@ describe('metrics', () => {
     );
     expect(res.body).not.toContain('4b0f7a6e');
     expect(res.body).toContain('process_resident_memory_bytes');
+  });
+});
+
+describe('request logging', () => {
+  it('writes one line per request at info, when it completes, with the method, URL and status', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const logged = createHttpService({ service: 'logged', logger: pino({ level: 'info' }, sink), healthChecks: {} });
+    logged.get('/ok', async () => ({ ok: true }));
+    const res = await logged.inject({ url: '/ok?x=1' });
+    await logged.close();
+
+    const ofRequest = lines.filter((line) => line.requestId === res.headers['x-request-id']);
+    expect(ofRequest).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/ok?x=1' }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+  });
+});
+
+describe('security headers', () => {
+  it("sets helmet's defaults on every answer when asked, and none otherwise", async () => {
+    const build = (securityHeaders: boolean) =>
+      createHttpService({
+        service: 'headers',
+        logger: createLogger('test', 'silent'),
+        healthChecks: {},
+        securityHeaders,
+      });
+    const [withHeaders, without] = [build(true), build(false)];
+    const [answered, missing, plain] = await Promise.all([
+      withHeaders.inject({ url: '/health/live' }),
+      withHeaders.inject({ url: '/nowhere' }),
+      without.inject({ url: '/health/live' }),
+    ]);
+    await Promise.all([withHeaders.close(), without.close()]);
+    for (const res of [answered, missing]) {
+      expect(res.headers).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+      });
+    }
+    expect(plain.headers['content-security-policy']).toBeUndefined();
   });
 });

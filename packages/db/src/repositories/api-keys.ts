@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { apiKeys, users } from '../schema';
 import { userColumns } from './user-columns';
@@ -29,9 +29,25 @@ const apiKeyColumns = {
 };
 
 // Writing last_used_at on every request would turn each authenticated read into a write.
-const LAST_USED_RESOLUTION_MS = 60_000;
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Built once: this runs on every request that presents an API key. */
+const activeByHash = (executor: Executor) =>
+  executor
+    .select({ apiKey: apiKeyColumns, user: userColumns })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(
+      and(
+        eq(apiKeys.keyHash, sql.placeholder('keyHash')),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql.placeholder('now'))),
+      ),
+    )
+    .prepare('api_key_active_by_hash');
 
 export function createApiKeyRepository(db: Database) {
+  const activeByHashOnPool = activeByHash(db);
   return {
     async create(input: NewApiKey, tx?: Executor): Promise<ApiKey> {
       const [row] = await (tx ?? db).insert(apiKeys).values(input).returning(apiKeyColumns);
@@ -40,17 +56,8 @@ export function createApiKeyRepository(db: Database) {
 
     /** The key with its user when it is neither revoked nor expired; checking a ban is the caller's call. */
     async findActiveByHash(keyHash: string, now: Date, tx?: Executor): Promise<{ apiKey: ApiKey; user: User } | null> {
-      const [row] = await (tx ?? db)
-        .select({ apiKey: apiKeyColumns, user: userColumns })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(
-          and(
-            eq(apiKeys.keyHash, keyHash),
-            isNull(apiKeys.revokedAt),
-            or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
-          ),
-        );
+      const query = tx ? activeByHash(tx) : activeByHashOnPool;
+      const [row] = await query.execute({ keyHash, now: now.toISOString() });
       return row ?? null;
     },
 

@@ -1,8 +1,8 @@
-import type { BatchStatus } from '@renamer/contracts';
-import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import { type BatchStatus, emptyImageStatusCounts, type ImageStatusCounts } from '@renamer/contracts';
+import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
-import { batches } from '../schema';
+import { batches, images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
 export type Batch = typeof batches.$inferSelect;
@@ -18,7 +18,22 @@ export interface NewBatch {
 
 export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'completedAt'>>;
 
+/** The batch with one row per status of its images (one row, status null, when it has none); built once. */
+const statusForUser = (executor: Executor) =>
+  executor
+    .select({
+      batch: getTableColumns(batches),
+      status: images.status,
+      count: sql<number>`count(${images.id})::integer`,
+    })
+    .from(batches)
+    .leftJoin(images, eq(images.batchId, batches.id))
+    .where(and(eq(batches.id, sql.placeholder('id')), eq(batches.userId, sql.placeholder('userId'))))
+    .groupBy(batches.id, images.status)
+    .prepare('batch_status_for_user');
+
 export function createBatchRepository(db: Database) {
+  const statusForUserOnPool = statusForUser(db);
   return {
     async create(input: NewBatch, tx?: Executor): Promise<Batch> {
       const [row] = await (tx ?? db).insert(batches).values(input).returning();
@@ -38,6 +53,19 @@ export function createBatchRepository(db: Database) {
         .from(batches)
         .where(and(eq(batches.id, id), eq(batches.userId, userId)));
       return row ?? null;
+    },
+
+    /** The batch and its image counts per status in one query; null when it does not exist or is someone else's. */
+    async findStatusForUser(
+      id: string,
+      userId: string,
+      tx?: Executor,
+    ): Promise<{ batch: Batch; counts: ImageStatusCounts } | null> {
+      const rows = await (tx ? statusForUser(tx) : statusForUserOnPool).execute({ id, userId });
+      if (rows.length === 0) return null;
+      const counts = emptyImageStatusCounts();
+      for (const row of rows) if (row.status) counts[row.status] = row.count;
+      return { batch: rows[0]!.batch, counts };
     },
 
     /** Newest first. */

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { sessions, users } from '../schema';
 import { userColumns } from './user-columns';
@@ -13,7 +13,23 @@ export interface NewSession {
   ip?: string | null;
 }
 
+/** Built once: this runs on every request that presents a session cookie. */
+const activeById = (executor: Executor) =>
+  executor
+    .select({ session: getTableColumns(sessions), user: userColumns })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('session_active_by_id');
+
 export function createSessionRepository(db: Database) {
+  const activeByIdOnPool = activeById(db);
   return {
     async create(input: NewSession, tx?: Executor): Promise<Session> {
       const [row] = await (tx ?? db).insert(sessions).values(input).returning();
@@ -22,11 +38,8 @@ export function createSessionRepository(db: Database) {
 
     /** The session with its user when it is neither revoked nor expired; checking a ban is the caller's call. */
     async findActive(id: string, now: Date, tx?: Executor): Promise<{ session: Session; user: User } | null> {
-      const [row] = await (tx ?? db)
-        .select({ session: getTableColumns(sessions), user: userColumns })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+      const query = tx ? activeById(tx) : activeByIdOnPool;
+      const [row] = await query.execute({ id, now: now.toISOString() });
       return row ?? null;
     },
 

@@ -6,7 +6,7 @@ import type { CallLog } from '@renamer/service-kit';
 import type { ObjectStore } from '@renamer/storage';
 
 export interface BatchServiceDeps {
-  batches: Pick<BatchRepository, 'findByIdForUser' | 'listForUser' | 'update' | 'delete'>;
+  batches: Pick<BatchRepository, 'findByIdForUser' | 'findStatusForUser' | 'listForUser' | 'update' | 'delete'>;
   images: Pick<ImageRepository, 'countByStatus' | 'countByStatusForBatches' | 'transitionByBatch' | 'listAllByBatch'>;
   tracker: BatchTracker;
   scheduler: BatchScheduler;
@@ -42,8 +42,9 @@ export function createBatchService(deps: BatchServiceDeps) {
 
   return {
     async status(userId: string, batchId: string): Promise<BatchStatusResponse> {
-      const batch = await ownBatch(userId, batchId);
-      return toBatchStatusView(batch, await deps.images.countByStatus(batchId));
+      const found = await deps.batches.findStatusForUser(batchId, userId);
+      if (!found) throw notFound();
+      return toBatchStatusView(found.batch, found.counts);
     },
 
     async list(userId: string, page: { limit: number; cursor?: string }) {

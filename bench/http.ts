@@ -1,0 +1,200 @@
+/**
+ * The authenticated read under load: `GET /api/batch/:id/status` with an API key, from autocannon, against the
+ * API as its own process, beside two baselines in their own processes (a bare Fastify route, and one doing one
+ * Redis INCR and one prepared PostgreSQL round trip). Prints req/s, p99 latency and the server's CPU per
+ * request of each, the ratios, and appends one dated row per API mode to docs/benchmarks.md.
+ *
+ *   npm run bench -- http [--duration=10] [--connections=50] [--modes=production,development] [--images=20]
+ *                         [--cpu-prof=DIR]
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createDb, createRepositories } from '../packages/db/src/index';
+import {
+  API_ENTRY,
+  argValue,
+  type Cleanup,
+  cpuSeconds,
+  createUser,
+  fmt,
+  isolatedEnvironment,
+  log,
+  machine,
+  ROOT,
+  runBench,
+  type Service,
+  startService,
+  table,
+  tempDir,
+} from './support';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(join(ROOT, 'package.json'))('autocannon') as Autocannon;
+
+const duration = Number(argValue('duration', '10'));
+const connections = Number(argValue('connections', '50'));
+const modes = argValue('modes', 'production,development').split(',');
+const imageCount = Number(argValue('images', '20'));
+/** Where the API processes write a V8 CPU profile each (`node --cpu-prof`), when given. */
+const profileDir = argValue('cpu-prof', '');
+const WARM_UP_SECONDS = 2;
+const RESULTS_FILE = join(ROOT, 'docs/benchmarks.md');
+const RESULTS_HEADING = '## Authenticated read under load (`bench/http.ts`)';
+
+interface Measurement {
+  label: string;
+  reqPerSecond: number;
+  p99Ms: number;
+  cpuMsPerRequest: number;
+}
+
+/** Warms the server up, then loads `url` for `duration` seconds and reads the server's CPU time around it. */
+async function measure(label: string, service: Service, url: string, headers: Record<string, string> = {}) {
+  await autocannon({ url, connections, duration: WARM_UP_SECONDS, headers });
+  const cpuBefore = cpuSeconds(service.pid);
+  const result = await autocannon({ url, connections, duration, headers });
+  const cpu = cpuSeconds(service.pid) - cpuBefore;
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${label}: ${failed} of ${result.requests.total} requests failed`);
+  return {
+    label,
+    reqPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    cpuMsPerRequest: (cpu * 1000) / result.requests.total,
+  } satisfies Measurement;
+}
+
+/** A batch of the user's with `imageCount` queued images, made directly in the database. */
+async function createBatch(databaseUrl: string, userId: string): Promise<string> {
+  const client = createDb(databaseUrl, { max: 1 });
+  try {
+    const repositories = createRepositories(client.db);
+    const batch = await repositories.batches.create({ userId, name: 'bench', total: imageCount });
+    await repositories.images.insertMany(
+      Array.from({ length: imageCount }, (_, index) => ({
+        batchId: batch.id,
+        userId,
+        originalFilename: `photo-${index}.jpg`,
+        checksum: randomBytes(32).toString('hex'),
+        size: 1000,
+        mimeType: 'image/jpeg',
+        storageKey: `bench/${batch.id}/${index}`,
+      })),
+    );
+    return batch.id;
+  } finally {
+    await client.close();
+  }
+}
+
+function appendRows(rows: string[]): void {
+  const text = readFileSync(RESULTS_FILE, 'utf8');
+  const lines = text.split('\n');
+  const heading = lines.indexOf(RESULTS_HEADING);
+  if (heading === -1) throw new Error(`${RESULTS_FILE} has no "${RESULTS_HEADING}" section`);
+  let end = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
+  while (lines[end + 1]?.startsWith('|')) end += 1;
+  lines.splice(end + 1, 0, ...rows);
+  writeFileSync(RESULTS_FILE, lines.join('\n'));
+}
+
+async function main(cleanup: Cleanup) {
+  const host = machine();
+  log(`http: ${connections} connections, ${duration} s each (after ${WARM_UP_SECONDS} s of warm-up)`);
+  log(`code ${host.code}; ${host.cpus} × ${host.cpuModel}; Node ${host.node}; load ${host.loadAverage}`);
+
+  const { env, redisPrefix } = await isolatedEnvironment(cleanup, 'http');
+  const logs = tempDir(cleanup, 'http-logs');
+  const { userId, key } = await createUser(env.DATABASE_URL!);
+  const batchId = await createBatch(env.DATABASE_URL!, userId);
+  const baselineEnv = { DATABASE_URL: env.DATABASE_URL!, REDIS_URL: env.REDIS_URL!, REDIS_PREFIX: redisPrefix };
+
+  const bare = await startService(cleanup, 'bare', join(ROOT, 'bench/http-baseline.ts'), 'PORT', {
+    BASELINE: 'bare',
+  });
+  const bareResult = await measure('bare route, no I/O', bare, `${bare.url}/read`);
+  const io = await startService(cleanup, 'io', join(ROOT, 'bench/http-baseline.ts'), 'PORT', {
+    ...baselineEnv,
+    BASELINE: 'io',
+    BATCH_ID: batchId,
+  });
+  const ioResult = await measure('INCR + prepared SELECT', io, `${io.url}/read`);
+
+  const apiResults: (Measurement & { mode: string; logLevel: string })[] = [];
+  for (const mode of modes) {
+    // Development as `npm start` runs it, quiet; production at its default level, one line per request.
+    const logLevel = mode === 'development' ? 'warn' : 'info';
+    const api = await startService(
+      cleanup,
+      `api-${mode}`,
+      API_ENTRY,
+      'API_PORT',
+      { ...env, NODE_ENV: mode, LOG_LEVEL: logLevel },
+      {
+        logFile: join(logs, `api-${mode}.log`),
+        nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      },
+    );
+    const result = await measure(`API, ${mode}`, api, `${api.url}/api/batch/${batchId}/status`, {
+      authorization: `Bearer ${key}`,
+    });
+    apiResults.push({ ...result, mode, logLevel });
+    await api.process.stop();
+  }
+
+  const all = [bareResult, ioResult, ...apiResults];
+  log();
+  log(
+    table(
+      ['server', 'req/s', 'p99 ms', 'CPU ms/req', 'req/s ÷ INCR+SELECT', 'req/s ÷ bare'],
+      all.map((m) => [
+        m.label,
+        fmt(m.reqPerSecond, 0),
+        fmt(m.p99Ms, 1),
+        fmt(m.cpuMsPerRequest, 3),
+        fmt(m.reqPerSecond / ioResult.reqPerSecond, 3),
+        fmt(m.reqPerSecond / bareResult.reqPerSecond, 3),
+      ]),
+    ),
+  );
+
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  appendRows(
+    apiResults.map((m) =>
+      [
+        '',
+        `${date} UTC`,
+        host.code,
+        `${host.cpus}`,
+        `${m.mode}, ${m.logLevel}`,
+        `${connections} × ${duration} s`,
+        `${fmt(m.reqPerSecond, 0)} req/s, p99 ${fmt(m.p99Ms, 0)} ms, ${fmt(m.cpuMsPerRequest, 3)} ms CPU`,
+        `${fmt(ioResult.reqPerSecond, 0)} req/s, p99 ${fmt(ioResult.p99Ms, 0)} ms, ${fmt(ioResult.cpuMsPerRequest, 3)} ms CPU`,
+        `${fmt(bareResult.reqPerSecond, 0)} req/s, p99 ${fmt(bareResult.p99Ms, 0)} ms`,
+        fmt(m.reqPerSecond / ioResult.reqPerSecond, 3),
+        fmt(m.reqPerSecond / bareResult.reqPerSecond, 3),
+        host.loadAverage,
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+  );
+  log(`\nappended ${apiResults.length} row(s) to docs/benchmarks.md`);
+}
+
+await runBench('http', Number(argValue('limit-min', '10')), main);
