@@ -8,12 +8,12 @@
  *                         [--cpu-prof=DIR]
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createDb, createRepositories } from '../packages/db/src/index';
 import {
   API_ENTRY,
+  appendBenchmarkRow,
   argValue,
   type Cleanup,
   cpuSeconds,
@@ -52,8 +52,7 @@ const imageCount = Number(argValue('images', '20'));
 /** Where the API processes write a V8 CPU profile each (`node --cpu-prof`), when given. */
 const profileDir = argValue('cpu-prof', '');
 const WARM_UP_SECONDS = 2;
-const RESULTS_FILE = join(ROOT, 'docs/benchmarks.md');
-const RESULTS_HEADING = '## Authenticated read under load (`bench/http.ts`)';
+const RESULTS_HEADING = 'Authenticated read under load';
 
 interface Measurement {
   label: string;
@@ -99,17 +98,6 @@ async function createBatch(databaseUrl: string, userId: string): Promise<string>
   } finally {
     await client.close();
   }
-}
-
-function appendRows(rows: string[]): void {
-  const text = readFileSync(RESULTS_FILE, 'utf8');
-  const lines = text.split('\n');
-  const heading = lines.indexOf(RESULTS_HEADING);
-  if (heading === -1) throw new Error(`${RESULTS_FILE} has no "${RESULTS_HEADING}" section`);
-  let end = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
-  while (lines[end + 1]?.startsWith('|')) end += 1;
-  lines.splice(end + 1, 0, ...rows);
-  writeFileSync(RESULTS_FILE, lines.join('\n'));
 }
 
 async function main(cleanup: Cleanup) {
@@ -173,27 +161,21 @@ async function main(cleanup: Cleanup) {
   );
 
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  appendRows(
-    apiResults.map((m) =>
-      [
-        '',
-        `${date} UTC`,
-        host.code,
-        `${host.cpus}`,
-        `${m.mode}, ${m.logLevel}`,
-        `${connections} × ${duration} s`,
-        `${fmt(m.reqPerSecond, 0)} req/s, p99 ${fmt(m.p99Ms, 0)} ms, ${fmt(m.cpuMsPerRequest, 3)} ms CPU`,
-        `${fmt(ioResult.reqPerSecond, 0)} req/s, p99 ${fmt(ioResult.p99Ms, 0)} ms, ${fmt(ioResult.cpuMsPerRequest, 3)} ms CPU`,
-        `${fmt(bareResult.reqPerSecond, 0)} req/s, p99 ${fmt(bareResult.p99Ms, 0)} ms`,
-        fmt(m.reqPerSecond / ioResult.reqPerSecond, 3),
-        fmt(m.reqPerSecond / bareResult.reqPerSecond, 3),
-        host.loadAverage,
-        '',
-      ]
-        .join(' | ')
-        .trim(),
-    ),
-  );
+  for (const m of apiResults) {
+    appendBenchmarkRow(RESULTS_HEADING, [
+      `${date} UTC`,
+      host.code,
+      `${host.cpus}`,
+      `${m.mode}, ${m.logLevel}`,
+      `${connections} × ${duration} s`,
+      `${fmt(m.reqPerSecond, 0)} req/s, p99 ${fmt(m.p99Ms, 0)} ms, ${fmt(m.cpuMsPerRequest, 3)} ms CPU`,
+      `${fmt(ioResult.reqPerSecond, 0)} req/s, p99 ${fmt(ioResult.p99Ms, 0)} ms, ${fmt(ioResult.cpuMsPerRequest, 3)} ms CPU`,
+      `${fmt(bareResult.reqPerSecond, 0)} req/s, p99 ${fmt(bareResult.p99Ms, 0)} ms`,
+      fmt(m.reqPerSecond / ioResult.reqPerSecond, 3),
+      fmt(m.reqPerSecond / bareResult.reqPerSecond, 3),
+      host.loadAverage,
+    ]);
+  }
   log(`\nappended ${apiResults.length} row(s) to docs/benchmarks.md`);
 }
 

@@ -14,6 +14,8 @@ const BENCHMARKS: Record<string, string> = {
   'upload-memory': 'bench/upload-memory.ts',
   'pipeline-throughput': 'bench/pipeline-throughput.ts',
   http: 'bench/http.ts',
+  upload: 'bench/upload.ts',
+  ws: 'bench/ws.ts',
 };
 const given = process.argv.slice(2).filter((arg) => arg !== '--');
 const names = given.filter((arg) => !arg.startsWith('--'));

@@ -11,11 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
   API_ENTRY,
+  appendBenchmarkRow,
   argValue,
   cpuSeconds,
   createUser,
@@ -128,19 +129,6 @@ async function baseline(dir: string): Promise<{ bytes: number; ms: number; threa
   return JSON.parse(output.trim().split('\n').at(-1)!);
 }
 
-/** Inserts `row` as the last row of the first table under the "Upload throughput" heading. */
-function record(row: string) {
-  const path = join(ROOT, 'docs/benchmarks.md');
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const heading = lines.findIndex((line) => line.startsWith('## Upload throughput'));
-  const tableStart = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
-  if (heading === -1 || tableStart === -1) throw new Error('docs/benchmarks.md has no "Upload throughput" table');
-  let end = tableStart;
-  while (lines[end + 1]?.startsWith('|')) end += 1;
-  lines.splice(end + 1, 0, row);
-  writeFileSync(path, lines.join('\n'));
-}
-
 async function main() {
   await runBench('upload', 30, async (cleanup) => {
     const count = Number(argValue('files', '50'));
@@ -201,11 +189,21 @@ async function main() {
     );
 
     const date = new Date().toISOString().slice(0, 10);
-    record(
-      `| ${date} | ${m.code} | ${m.cpus} | ${mode} | ${count} | ${fmt(timing.bytes / MB)} | ${fmt(figure)} | ` +
-        `${fmt(reference)} | ${fmt(ratio, 2)} | ${mib(before)} | +${mib(peak - before)} | +${mib(after - before)} | ` +
-        `${fmt(apiCpu, 1)} |`,
-    );
+    appendBenchmarkRow('Upload throughput', [
+      date,
+      m.code,
+      `${m.cpus}`,
+      mode,
+      `${count}`,
+      fmt(timing.bytes / MB),
+      fmt(figure),
+      fmt(reference),
+      fmt(ratio, 2),
+      mib(before),
+      `+${mib(peak - before)}`,
+      `+${mib(after - before)}`,
+      fmt(apiCpu, 1),
+    ]);
     log('row appended to docs/benchmarks.md ("Upload throughput")');
   });
 }
