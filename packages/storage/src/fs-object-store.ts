@@ -75,6 +75,18 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
     return temp;
   }
 
+  /** Makes a complete temporary file the object at `path`, atomically; the temporary file goes if it fails. */
+  async function moveIntoPlace(temp: string, path: string, contentType: string | undefined): Promise<void> {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeContentType(path, contentType);
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
   async function writeContentType(path: string, contentType: string | undefined): Promise<void> {
     const sidecar = path + CONTENT_TYPE_SUFFIX;
     if (contentType === undefined) return rm(sidecar, { force: true });
@@ -118,15 +130,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
     async put(key, stream, { size, contentType }) {
       const path = pathOf(key);
       assertObjectSize(size);
-      const temp = await writeTemp(stream, size);
-      try {
-        await mkdir(dirname(path), { recursive: true });
-        await writeContentType(path, contentType);
-        await rename(temp, path);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await moveIntoPlace(await writeTemp(stream, size), path, contentType);
       return { key, size };
     },
 
@@ -138,14 +142,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
         const body = createReadStream(source);
         return store.put(key, body, { size, contentType }).finally(() => body.destroy());
       }
-      try {
-        await mkdir(dirname(path), { recursive: true });
-        await writeContentType(path, contentType);
-        await rename(temp, path);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await moveIntoPlace(temp, path, contentType);
       return { key, size };
     },
 
