@@ -6,7 +6,7 @@ export interface DevIdentity {
   name: string;
 }
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 

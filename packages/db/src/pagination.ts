@@ -74,11 +74,7 @@ function instantOf(text: unknown): Date | undefined {
 }
 
 /** The rows strictly after the cursor in (created_at, id) order; undefined for the first page. */
-export function afterCursor(
-  columns: KeysetColumns,
-  cursor: string | null | undefined,
-  direction: Direction,
-): SQL | undefined {
+function afterCursor(columns: KeysetColumns, cursor: string | null | undefined, direction: Direction): SQL | undefined {
   if (!cursor) return undefined;
   const position = decodeCursor(cursor);
   const beyond = direction === 'desc' ? lt : gt;

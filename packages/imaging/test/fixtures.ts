@@ -42,7 +42,7 @@ export function makeAnimatedGif(frames: number, width = 20, height = 10): Promis
     .toBuffer();
 }
 
-export function pngChunk(type: string, data: Buffer): Buffer {
+function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);

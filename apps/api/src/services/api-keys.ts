@@ -2,7 +2,7 @@ import { generateApiKey } from '@renamer/auth';
 import { AppError } from '@renamer/contracts';
 import type { ApiKeyRepository } from '@renamer/db';
 
-export const MAX_API_KEYS_PER_USER = 50;
+const MAX_API_KEYS_PER_USER = 50;
 
 export function createApiKeyService(deps: {
   apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'delete'>;

@@ -9,7 +9,7 @@ export interface DecodedImage {
 }
 
 /** Large enough for text and object detection; each step scales down from here for its own model. */
-export const ANALYSIS_EDGE_PX = 1024;
+const ANALYSIS_EDGE_PX = 1024;
 
 /** Decodes with shrink-on-load (JPEG, WebP), so a large photo is never held at full size. */
 export async function decodeImage(path: string): Promise<DecodedImage> {
