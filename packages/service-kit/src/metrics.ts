@@ -26,27 +26,14 @@ export function createMetrics(service: string) {
 
 /** Counts and times every request by its route pattern (never the raw URL, which would explode cardinality). */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  // prom-client hashes a label set on every call; the children of each (method, route, status) are kept
-  // instead, so a request pays one Map lookup (the combinations are bounded by the routes).
-  const children = new Map<string, { requests: { inc(): void }; durations: { observe(seconds: number): void } }>();
-  const childrenFor = (method: string, route: string, status: number) => {
-    const key = `${method} ${status} ${route}`;
-    let found = children.get(key);
-    if (!found) {
-      const labels = { method, route, status: String(status) };
-      found = { requests: metrics.requests.labels(labels), durations: metrics.durations.labels(labels) };
-      children.set(key, found);
-    }
-    return found;
-  };
   app.addHook('onResponse', (request, reply, done) => {
-    const { requests, durations } = childrenFor(
-      request.method,
-      request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
-    );
-    requests.inc();
-    durations.observe(reply.elapsedTime / 1000);
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    metrics.requests.inc(labels);
+    metrics.durations.observe(labels, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
