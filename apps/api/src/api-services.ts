@@ -2,6 +2,7 @@ import { createAccountService } from '@renamer/accounts';
 import { AppError } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
+import { turnOffImageCache } from '@renamer/imaging';
 import {
   createBatchScheduler,
   createBatchTracker,
@@ -10,7 +11,7 @@ import {
 } from '@renamer/pipeline';
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
 import { createRedis, type ServiceDeps, withTimeout } from '@renamer/service-kit';
-import sharp from 'sharp';
+import type { Redis } from 'ioredis';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { createApiKeyService } from './services/api-keys';
 import { createBatchService } from './services/batches/batch-service';
@@ -37,8 +38,7 @@ const WS_MAX_BUFFERED_BYTES = 2 ** 20;
  * each route plugin the services it uses. `close` ends what the graph opened.
  */
 export function createApiServices({ env, logger, platform }: ApiDeps) {
-  // Uploads decode each (uniquely named) spooled file once: libvips' operation cache could only hold memory.
-  sharp.cache(false);
+  turnOffImageCache();
   const repositories = createRepositories(platform.db.db);
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
@@ -119,20 +119,20 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     statusIntervalMs: WS_STATUS_INTERVAL_MS,
     maxBufferedBytes: WS_MAX_BUFFERED_BYTES,
   });
-  // A connection of its own: one in subscriber mode can do nothing else. It waits for Redis instead of
-  // failing, and is not awaited, so the API starts while Redis is down and subscribes once it is back.
-  const progressSubscriber = createRedis(env.REDIS_URL, {}, logger);
-  subscribeToProgress(progressSubscriber, env.REDIS_PREFIX, progressHub.deliver, (raw) =>
-    logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
-  ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
+  // A connection of its own: one in subscriber mode can do nothing else. Opened once the API listens (building
+  // the graph, for the OpenAPI document or a test, opens nothing); it waits for Redis instead of failing, and
+  // is not awaited, so the API starts while Redis is down and subscribes once it is back.
+  let progressSubscriber: Redis | undefined;
+  function listenForProgress() {
+    if (progressSubscriber) return;
+    progressSubscriber = createRedis(env.REDIS_URL, {}, logger);
+    subscribeToProgress(progressSubscriber, env.REDIS_PREFIX, progressHub.deliver, (raw) =>
+      logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
+    ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
+  }
 
   return {
     repositories,
-    queues,
-    flows,
-    tracker,
-    scheduler,
-    publish,
     oidc,
     signIn,
     account,
@@ -140,11 +140,12 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     batches,
     uploads,
     progressHub,
+    listenForProgress,
 
     async close() {
       await progressHub.close();
       // Disconnecting drops the subscription too, and never waits for a Redis that is down.
-      progressSubscriber.disconnect();
+      progressSubscriber?.disconnect();
       // Bounded: BullMQ waits for Redis without end, and the shared connection is closed with the platform.
       await withTimeout(Promise.all([flows.close(), closeQueues(queues)]), CLOSE_TIMEOUT_MS, 'closing queues').catch(
         (err) => logger.warn({ err }, 'queues not closed cleanly'),
@@ -152,8 +153,6 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     },
   };
 }
-
-export type ApiServices = ReturnType<typeof createApiServices>;
 
 function nullWhenNotFound(error: unknown): null {
   if (error instanceof AppError && error.code === 'not_found') return null;

@@ -32,6 +32,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     securityHeaders: true,
   });
   const services = createApiServices(deps);
+  app.addHook('onListen', async () => services.listenForProgress());
   app.addHook('onClose', services.close);
   registerHubMetrics(metrics, services.progressHub);
 

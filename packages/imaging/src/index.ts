@@ -1,4 +1,5 @@
 export { declaredTypeAgrees } from './declared-type';
+export { turnOffImageCache } from './image-cache';
 export { readImageMetadata, UnsupportedImageError } from './image-metadata';
 export {
   ALLOWED_IMAGE_TYPES,
