@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
+import { registerCallerPlugins, requireCredentials, secureCookies } from '@renamer/auth';
 import { createHttpService, createMetrics, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type ApiDeps, createApiServices } from './api-services';
@@ -53,7 +53,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     oidc: services.oidc,
     signIn: services.signIn,
     publicUrl: env.PUBLIC_URL,
-    secureCookies: env.NODE_ENV !== 'development',
+    secureCookies: secureCookies(env),
     sessionTtlSeconds: env.SESSION_TTL,
   });
   await app.register(filesRoutes, { store: platform.store, signingSecret: env.SESSION_SECRET });

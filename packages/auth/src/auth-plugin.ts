@@ -15,18 +15,8 @@ export interface AuthPluginOptions {
   apiKeys: Pick<ApiKeyRepository, 'findActiveByHash' | 'touchLastUsed'>;
 }
 
-/** The options every service registers `authentication` with: same secret, same cookies, same CSRF tokens. */
-export function authenticationOptions(
-  env: { SESSION_SECRET: string; NODE_ENV: string },
-  repositories: Pick<AuthPluginOptions, 'sessions' | 'apiKeys'>,
-): AuthPluginOptions {
-  return {
-    secret: env.SESSION_SECRET,
-    secureCookies: env.NODE_ENV !== 'development',
-    sessions: repositories.sessions,
-    apiKeys: repositories.apiKeys,
-  };
-}
+/** Cookies are Secure everywhere but in development (plain http on localhost). */
+export const secureCookies = (env: { NODE_ENV: string }) => env.NODE_ENV !== 'development';
 
 declare module 'fastify' {
   interface FastifyInstance {

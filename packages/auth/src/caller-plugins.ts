@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { type AuthPluginOptions, authentication, authenticationOptions } from './auth-plugin';
+import { type AuthPluginOptions, authentication, secureCookies } from './auth-plugin';
 import { type RateLimitOptions, rateLimits } from './rate-limit';
 
 export interface CallerPluginsOptions {
@@ -18,7 +18,12 @@ export interface CallerPluginsOptions {
  */
 export async function registerCallerPlugins(app: FastifyInstance, options: CallerPluginsOptions): Promise<void> {
   const { env, signIn } = options;
-  await app.register(authentication, authenticationOptions(env, options.repositories));
+  await app.register(authentication, {
+    secret: env.SESSION_SECRET,
+    secureCookies: secureCookies(env),
+    sessions: options.repositories.sessions,
+    apiKeys: options.repositories.apiKeys,
+  });
   await app.register(rateLimits, {
     redis: options.redis,
     redisPrefix: env.REDIS_PREFIX,

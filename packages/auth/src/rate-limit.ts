@@ -23,6 +23,9 @@ export interface RateLimitOptions {
  * When Redis is down requests pass: readiness reports the outage, and refusing every request would
  * turn it into a full one. Registered after `authentication`, whose hook resolves the caller first.
  */
+/** What probes and scrapers call (service-kit registers them on every service); never counted. */
+const UNLIMITED_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
+
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) {
   const { signIn } = options;
   const isSignInRoute = (request: FastifyRequest) => signIn?.routes.has(request.routeOptions.url ?? '') ?? false;
@@ -36,8 +39,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
       if (isSignInRoute(request)) return `sign-in:${request.ip}`;
       return request.principal ? `user:${request.principal.user.id}` : `ip:${request.ip}`;
     },
-    max: (_request, key) => (signIn && key.startsWith('sign-in:') ? signIn.perMinute : options.perMinute),
-    allowList: (request) => request.url.startsWith('/health/') || request.url === '/metrics',
+    max: (request) => (signIn && isSignInRoute(request) ? signIn.perMinute : options.perMinute),
+    allowList: (request) => UNLIMITED_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests: at most ${context.max} in ${context.after}. Try again later.`),
   });

@@ -12,7 +12,11 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
-export const DisplayName = SingleLineText.min(1, 'must not be empty').max(80, 'must be at most 80 characters');
+export const DISPLAY_NAME_MAX_LENGTH = 80;
+export const DisplayName = SingleLineText.min(1, 'must not be empty').max(
+  DISPLAY_NAME_MAX_LENGTH,
+  `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
+);
 
 export const UpdateProfileBody = z.object({ displayName: DisplayName });
 

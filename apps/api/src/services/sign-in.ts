@@ -1,5 +1,5 @@
 import type { Principal } from '@renamer/auth';
-import { AppError, DisplayName } from '@renamer/contracts';
+import { AppError, DISPLAY_NAME_MAX_LENGTH, DisplayName } from '@renamer/contracts';
 import type { SessionRepository, User, UserRepository } from '@renamer/db';
 import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
 import type { VerifiedIdentity } from './oidc-client';
@@ -8,7 +8,7 @@ export const DEFAULT_DISPLAY_NAME = 'Renamer user';
 
 /** The provider's name when it is one we accept (cut to length), else the neutral default the user can change. */
 function displayNameFrom(name: string | undefined): string {
-  const parsed = DisplayName.safeParse(name?.trim().slice(0, 80));
+  const parsed = DisplayName.safeParse(name?.trim().slice(0, DISPLAY_NAME_MAX_LENGTH));
   return parsed.success ? parsed.data : DEFAULT_DISPLAY_NAME;
 }
 
