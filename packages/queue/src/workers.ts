@@ -77,21 +77,17 @@ function catalogJobOn(queue: QueueName, name: string): JobName {
   return name;
 }
 
-function runHandler<N extends JobName>(handlers: JobHandlers, name: N, job: Job, context: JobContext) {
+function handlerWithPayload<N extends JobName>(handlers: JobHandlers, name: N, data: unknown) {
   const handler: Handler<N> = handlers[name];
-  return handler.handle(JOB_CATALOG[name].payload.parse(job.data), context);
+  return { handler, payload: JOB_CATALOG[name].payload.parse(data) };
 }
 
-async function settleFailedForGood<N extends JobName>(
-  handlers: JobHandlers,
-  name: N,
-  job: Job,
-  context: JobContext,
-  error: Error,
-) {
-  const handler: Handler<N> = handlers[name];
-  await handler.onFailedForGood?.(JOB_CATALOG[name].payload.parse(job.data), context, error);
-}
+/**
+ * A job taken from `queue`, checked against that queue's catalog: its handler, and its payload parsed by the
+ * catalog's schema. Throws for a name the queue's catalog does not know, or a payload that does not match.
+ */
+const catalogJob = (handlers: JobHandlers, queue: QueueName, job: Job) =>
+  handlerWithPayload(handlers, catalogJobOn(queue, job.name), job.data);
 
 /**
  * One BullMQ worker per queue, each with its queue's concurrency and rate limit; every payload is
@@ -100,17 +96,20 @@ async function settleFailedForGood<N extends JobName>(
 export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptions): WorkerPool {
   const { logger } = options;
 
-  async function onFailed(job: Job | undefined, error: Error) {
+  async function onFailed(queue: QueueName, job: Job | undefined, error: Error) {
     options.onFailed?.(job, error);
     if (!job) return logger.error({ err: error }, 'job failed');
     const log = jobLogger(logger, job);
     // A retried job is back in `delayed`; one that failed for good (last attempt, or stalled too often) stays failed.
     const final = (await job.getState().catch(() => 'failed')) === 'failed';
     log[final ? 'error' : 'warn']({ err: error, final }, 'job failed');
-    if (!final || !isJobName(job.name)) return;
-    await settleFailedForGood(handlers, job.name, job, { logger: log, finalAttempt: true }, error).catch((err) =>
-      log.error({ err }, 'settling a job that failed for good failed'),
-    );
+    if (!final) return;
+    try {
+      const { handler, payload } = catalogJob(handlers, queue, job);
+      await handler.onFailedForGood?.(payload, { logger: log, finalAttempt: true }, error);
+    } catch (err) {
+      log.error({ err }, 'settling a job that failed for good failed');
+    }
   }
 
   const workers = QUEUE_NAMES.map((queue) => {
@@ -118,8 +117,8 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
     const worker = new Worker(
       queue,
       (job) => {
-        const context = { logger: jobLogger(logger, job), finalAttempt: isFinalAttempt(job) };
-        return runHandler(handlers, catalogJobOn(queue, job.name), job, context);
+        const { handler, payload } = catalogJob(handlers, queue, job);
+        return handler.handle(payload, { logger: jobLogger(logger, job), finalAttempt: isFinalAttempt(job) });
       },
       {
         connection: options.connection,
@@ -140,7 +139,7 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
       options.onCompleted?.(job, durationMs);
       jobLogger(logger, job).info({ durationMs }, 'job completed');
     });
-    worker.on('failed', (job, error) => void onFailed(job, error));
+    worker.on('failed', (job, error) => void onFailed(queue, job, error));
     worker.on('error', (err) => logger.error({ err, queue }, 'worker error'));
     return worker;
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { constants, createWriteStream } from 'node:fs';
 import { access, link, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -10,6 +10,7 @@ import { InvalidObjectKeyError, InvalidRangeError, ObjectNotFoundError, ObjectSi
 import { exactSize } from './exact-size';
 import { assertObjectKey, assertObjectPrefix, isValidSegment } from './keys';
 import type { ListedObject, ObjectStore } from './object-store';
+import { putFileByStream } from './put-file-stream';
 
 export interface FsObjectStoreOptions {
   dir: string;
@@ -138,10 +139,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
       const path = pathOf(key);
       assertObjectSize(size);
       const temp = await linkTemp(source, size);
-      if (!temp) {
-        const body = createReadStream(source);
-        return store.put(key, body, { size, contentType }).finally(() => body.destroy());
-      }
+      if (!temp) return putFileByStream(store, key, source, { size, contentType });
       await moveIntoPlace(temp, path, contentType);
       return { key, size };
     },

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { BucketItem } from 'minio';
 import { Client } from 'minio';
 import { assertByteRange, assertObjectSize, linkExpiry } from './arguments';
@@ -7,6 +6,7 @@ import { InvalidRangeError, ObjectNotFoundError } from './errors';
 import { putToPresignedUrl } from './http-put';
 import { assertObjectKey, assertObjectPrefix, isValidObjectKey } from './keys';
 import type { ObjectStore } from './object-store';
+import { putFileByStream } from './put-file-stream';
 
 export interface S3ObjectStoreOptions {
   /** `http(s)://host[:port]`; https turns TLS on. */
@@ -73,9 +73,7 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
     },
 
     async putFile(key, path, options) {
-      const body = createReadStream(path);
-      // Closed here too: a put that fails before reading it would leave the descriptor open.
-      return store.put(key, body, options).finally(() => body.destroy());
+      return putFileByStream(store, key, path, options);
     },
 
     async get(key, range) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { apiKeys, users } from '../schema';
 import { userColumns } from './user-columns';
@@ -31,19 +31,20 @@ const apiKeyColumns = {
 // Writing last_used_at on every request would turn each authenticated read into a write.
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * The one rule for an API key that still counts: not revoked and, if it expires, not yet expired at `now`
+ * (a Date, or a placeholder in a prepared statement). Whether its user is banned is a separate check.
+ */
+export const apiKeyIsActive = (now: Date | Placeholder): SQL =>
+  and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)))!;
+
 /** Built once: this runs on every request that presents an API key. */
 const activeByHash = (executor: Executor) =>
   executor
     .select({ apiKey: apiKeyColumns, user: userColumns })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(
-      and(
-        eq(apiKeys.keyHash, sql.placeholder('keyHash')),
-        isNull(apiKeys.revokedAt),
-        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql.placeholder('now'))),
-      ),
-    )
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), apiKeyIsActive(sql.placeholder('now'))))
     .prepare('api_key_active_by_hash');
 
 export function createApiKeyRepository(db: Database) {

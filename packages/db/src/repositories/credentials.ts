@@ -1,7 +1,9 @@
-import { and, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../client';
 import { apiKeys, sessions, users } from '../schema';
+import { apiKeyIsActive } from './api-keys';
+import { sessionIsActive } from './sessions';
 
 /** One array parameter, whatever the number of ids, so the statement's text never changes. */
 const isAnyOf = (column: PgColumn, ids: readonly string[]): SQL => sql`${column} = any(${sql.param(ids)}::uuid[])`;
@@ -18,26 +20,12 @@ export function createCredentialRepository(db: Database) {
         .select({ id: sessions.id })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            isAnyOf(sessions.id, ids.sessionIds),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, now),
-            isNull(users.bannedAt),
-          ),
-        );
+        .where(and(isAnyOf(sessions.id, ids.sessionIds), sessionIsActive(now), isNull(users.bannedAt)));
       const activeKeys = db
         .select({ id: apiKeys.id })
         .from(apiKeys)
         .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(
-          and(
-            isAnyOf(apiKeys.id, ids.apiKeyIds),
-            isNull(apiKeys.revokedAt),
-            or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
-            isNull(users.bannedAt),
-          ),
-        );
+        .where(and(isAnyOf(apiKeys.id, ids.apiKeyIds), apiKeyIsActive(now), isNull(users.bannedAt)));
       const rows = await activeSessions.unionAll(activeKeys);
       return new Set(rows.map((row) => row.id));
     },

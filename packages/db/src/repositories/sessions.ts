@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { sessions, users } from '../schema';
 import { userColumns } from './user-columns';
@@ -13,19 +13,20 @@ export interface NewSession {
   ip?: string | null;
 }
 
+/**
+ * The one rule for a session that still counts: not revoked and not yet expired at `now` (a Date, or a
+ * placeholder in a prepared statement). Whether its user is banned is a separate check.
+ */
+export const sessionIsActive = (now: Date | Placeholder): SQL =>
+  and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))!;
+
 /** Built once: this runs on every request that presents a session cookie. */
 const activeById = (executor: Executor) =>
   executor
     .select({ session: getTableColumns(sessions), user: userColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('id')),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-      ),
-    )
+    .where(and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now'))))
     .prepare('session_active_by_id');
 
 export function createSessionRepository(db: Database) {

@@ -1,4 +1,4 @@
-import { IMAGE_FORMATS, type ImageFormat } from '@renamer/contracts';
+import type { ImageFormat } from '@renamer/contracts';
 
 /** The extension a renamed file gets: always from its real format, never from what anyone typed. */
 export const FILE_EXTENSIONS: Readonly<Record<ImageFormat, string>> = {
@@ -9,7 +9,3 @@ export const FILE_EXTENSIONS: Readonly<Record<ImageFormat, string>> = {
   avif: 'avif',
   tiff: 'tif',
 };
-
-export function isImageFormat(value: string): value is ImageFormat {
-  return (IMAGE_FORMATS as readonly string[]).includes(value);
-}
