@@ -103,7 +103,8 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
     // A retried job is back in `delayed`; one that failed for good (last attempt, or stalled too often) stays failed.
     const final = (await job.getState().catch(() => 'failed')) === 'failed';
     log[final ? 'error' : 'warn']({ err: error, final }, 'job failed');
-    if (!final) return;
+    // Only a handler that settles a final failure needs the job again (its failure is logged above).
+    if (!final || !isJobName(job.name) || !handlers[job.name].onFailedForGood) return;
     try {
       const { handler, payload } = catalogJob(handlers, queue, job);
       await handler.onFailedForGood?.(payload, { logger: log, finalAttempt: true }, error);
