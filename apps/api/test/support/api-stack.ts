@@ -1,12 +1,10 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { generateApiKey } from '@renamer/auth';
 import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
-import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/service-kit/testing';
+import { createIsolatedDatabase, freePort, testDir, testServiceEnv } from '@renamer/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { buildApi } from '../../src/app';
@@ -27,7 +25,7 @@ export interface UploadFile {
  * object store directory, as separate machines would; the end-to-end tests add worker processes (e2e/).
  */
 export async function startApiStack(name: string, apiOverrides: Record<string, string> = {}) {
-  const uploadTmpDir = mkdtempSync(join(tmpdir(), `renamer-${name}-spool-`));
+  const uploadTmpDir = testDir(`${name}-spool`);
   const base = testServiceEnv(name);
   const database = await createIsolatedDatabase(base.DATABASE_URL!);
   const env = {

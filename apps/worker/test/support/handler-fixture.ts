@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ProgressEvent } from '@renamer/contracts';
 import { createDb, createRepositories, type NewBatch } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createBatchTracker } from '@renamer/pipeline';
-import { createIsolatedDatabase } from '@renamer/service-kit/testing';
+import { createIsolatedDatabase, testDir } from '@renamer/service-kit/testing';
 import { createObjectStore } from '@renamer/storage';
 
 export interface StoredFile {
@@ -27,7 +26,7 @@ export async function createHandlerFixture(name: string) {
   );
   const client = createDb(database.url, { max: 4 });
   const repositories = createRepositories(client.db);
-  const workDir = await mkdtemp(join(tmpdir(), `renamer-${name}-`));
+  const workDir = testDir(name);
   const store = createObjectStore({
     driver: 'fs',
     dir: join(workDir, 'objects'),

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+
+/**
+ * A new directory under the test run's STORAGE_DIR (vitest.global-setup.ts makes it and removes it with
+ * everything in it once the run ends), so that nothing a test writes outlives the run.
+ */
+export function testDir(name: string): string {
+  const runDir = process.env.STORAGE_DIR;
+  if (!runDir) throw new Error('STORAGE_DIR is not set: run the tests through vitest.config.ts (npm test)');
+  return mkdtempSync(join(runDir, `${name}-`));
+}
 
 /**
  * The environment of the test run (vitest's global setup gives it a database and a REDIS_PREFIX of its own),
@@ -18,7 +27,7 @@ export function testServiceEnv(name: string): Record<string, string> {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: prefix,
     STORAGE_DRIVER: 'fs',
-    STORAGE_DIR: mkdtempSync(join(tmpdir(), `renamer-${name}-`)),
+    STORAGE_DIR: testDir(name),
   };
 }
 
