@@ -31,7 +31,6 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
   const env = {
     ...base,
     DATABASE_URL: database.url,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     UPLOAD_TMP_DIR: uploadTmpDir,
     ...apiOverrides,
   };
