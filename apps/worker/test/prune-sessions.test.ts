@@ -5,7 +5,7 @@ import { createLogger } from '@renamer/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pruneSessionsHandler } from '../src/handlers/prune-sessions';
 
-const client = createDb(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test', { max: 2 });
+const client = createDb(process.env.DATABASE_URL!, { max: 2 });
 const sessions = createSessionRepository(client.db);
 const users = createUserRepository(client.db);
 afterAll(() => client.close());

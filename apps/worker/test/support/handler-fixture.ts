@@ -21,9 +21,7 @@ export interface StoredFile {
  * are kept in `events` instead of going to Redis.
  */
 export async function createHandlerFixture(name: string) {
-  const database = await createIsolatedDatabase(
-    process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test',
-  );
+  const database = await createIsolatedDatabase(process.env.DATABASE_URL!);
   const client = createDb(database.url, { max: 4 });
   const repositories = createRepositories(client.db);
   const workDir = testDir(name);

@@ -18,14 +18,14 @@ export function testDir(name: string): string {
  * with a unique Redis prefix and storage directory for one test file.
  */
 export function testServiceEnv(name: string): Record<string, string> {
-  const prefix = `${process.env.REDIS_PREFIX ?? 'renamer-test:'}${name}-${randomUUID().slice(0, 8)}:`;
+  const prefix = `${process.env.REDIS_PREFIX}${name}-${randomUUID().slice(0, 8)}:`;
   return {
     NODE_ENV: 'test',
     // vitest.config.ts sets it: 'silent' unless the run asks for more (LOG_LEVEL=debug npm test).
     LOG_LEVEL: process.env.LOG_LEVEL!,
     HOST: '127.0.0.1',
-    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    DATABASE_URL: process.env.DATABASE_URL!,
+    REDIS_URL: process.env.REDIS_URL!,
     REDIS_PREFIX: prefix,
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: testDir(name),
