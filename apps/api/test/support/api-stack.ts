@@ -5,6 +5,7 @@ import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
 import { createIsolatedDatabase, freePort, testDir, testServiceEnv } from '@renamer/service-kit/testing';
+import { userObjectPrefix } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { buildApi } from '../../src/app';
@@ -46,6 +47,13 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
     repositories,
     uploadTmpDir,
     leftoverSpoolFiles: () => readdirSync(uploadTmpDir),
+
+    /** The keys of every object stored for this user, sorted. */
+    async storedKeys(userId: string) {
+      const keys: string[] = [];
+      for await (const object of platform.store.list(userObjectPrefix(userId))) keys.push(object.key);
+      return keys.sort();
+    },
 
     async startApi(overrides: Record<string, string> = {}) {
       const port = await freePort();

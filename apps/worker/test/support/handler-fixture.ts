@@ -7,7 +7,7 @@ import { createDb, createRepositories, type NewBatch } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createBatchTracker } from '@renamer/pipeline';
 import { createIsolatedDatabase, testDir } from '@renamer/service-kit/testing';
-import { createObjectStore } from '@renamer/storage';
+import { createObjectStore, imageObjectKey } from '@renamer/storage';
 
 export interface StoredFile {
   name: string;
@@ -57,7 +57,7 @@ export async function createHandlerFixture(name: string) {
     const rows = [];
     for (const file of files) {
       const id = crypto.randomUUID();
-      const storageKey = `users/${user.id}/images/${id}`;
+      const storageKey = imageObjectKey(user.id, id);
       await store.put(storageKey, Readable.from([file.bytes]), { size: file.bytes.length });
       rows.push({
         id,
