@@ -12,7 +12,7 @@ let queues: Queues;
 beforeAll(async () => {
   stack = await startApiStack('bad-input');
   api = await stack.startApi();
-  queues = createQueues(stack.platform.redis, stack.redisPrefix);
+  queues = createQueues(stack.platform.redis, stack.env.REDIS_PREFIX);
 }, 60_000);
 
 afterAll(async () => {

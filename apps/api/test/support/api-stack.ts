@@ -42,7 +42,6 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
 
   return {
     env,
-    redisPrefix: parsedEnv.REDIS_PREFIX,
     platform,
     repositories,
     uploadTmpDir,

@@ -17,7 +17,7 @@ export function testDir(name: string): string {
  * The environment of the test run (vitest's global setup gives it a database and a REDIS_PREFIX of its own),
  * with a unique Redis prefix and storage directory for one test file.
  */
-export function testServiceEnv(name: string): Record<string, string> {
+export function testServiceEnv(name: string) {
   const prefix = `${process.env.REDIS_PREFIX}${name}-${randomUUID().slice(0, 8)}:`;
   return {
     NODE_ENV: 'test',
