@@ -18,6 +18,7 @@ import {
   API_ENTRY,
   appendBenchmarkRow,
   argValue,
+  type Cleanup,
   cpuSeconds,
   createUser,
   fmt,
@@ -115,10 +116,14 @@ async function decodeSerially(dir: string) {
   process.stdout.write(`${JSON.stringify({ files: paths.length, bytes, ms, threads: decode.concurrency() })}\n`);
 }
 
-async function baseline(dir: string): Promise<{ bytes: number; ms: number; threads: number }> {
+async function baseline(cleanup: Cleanup, dir: string): Promise<{ bytes: number; ms: number; threads: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/upload.ts'), `${BASELINE_FLAG}=${dir}`], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // An abort (Ctrl-C, the time limit) stops the decoding too.
+  cleanup.add(`stop the baseline (pid ${child.pid})`, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let output = '';
   child.stdout.on('data', (chunk) => {
@@ -170,7 +175,7 @@ async function main() {
     const after = procStatus(api.pid).VmRSS ?? 0;
     await api.process.stop();
 
-    const decoded = await baseline(dir);
+    const decoded = await baseline(cleanup, dir);
     const figure = timing.bytes / MB / (timing.totalMs / 1000);
     const reference = decoded.bytes / MB / (decoded.ms / 1000);
     const ratio = figure / reference;
