@@ -43,12 +43,19 @@ export const WORKER_ENTRY = join(ROOT, 'apps/worker/src/server.ts');
 // spawnService runs `node --import tsx …`, which resolves tsx from the working directory.
 process.chdir(ROOT);
 
+// sharp and ws as the API has them (the root workspace does not depend on them).
+const requireFromApi = createRequire(join(ROOT, 'apps/api/package.json'));
 type SharpPipeline = {
   jpeg(options: Record<string, unknown>): SharpPipeline;
+  raw(): SharpPipeline;
   toBuffer(): Promise<Buffer>;
 };
-type SharpFactory = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => SharpPipeline;
-export const sharp = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as SharpFactory;
+type SharpFactory = ((
+  input: Buffer | string,
+  options?: { raw: { width: number; height: number; channels: 3 } },
+) => SharpPipeline) & { concurrency(): number };
+export const sharp = requireFromApi('sharp') as SharpFactory;
+export const ws = requireFromApi('ws') as typeof import('../apps/api/node_modules/@types/ws');
 
 export const MB = 1_000_000;
 export const log = (line = '') => process.stdout.write(`${line}\n`);
