@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => world?.close());
 
-const logger = createLogger('worker-test', 'silent');
+const logger = createLogger('worker-test', process.env.LOG_LEVEL!);
 const attempt = { logger, finalAttempt: false };
 const lastAttempt = { logger, finalAttempt: true };
 

@@ -24,7 +24,7 @@ describe('prune-sessions job', () => {
     const recent = await sessions.create({ userId: user.id, expiresAt: new Date('2002-02-20T00:00:00.000Z') });
 
     const handler = pruneSessionsHandler({ sessions, now: () => now });
-    const context = { logger: createLogger('worker-test', 'silent'), finalAttempt: false };
+    const context = { logger: createLogger('worker-test', process.env.LOG_LEVEL!), finalAttempt: false };
     const result = await handler.handle({ retentionDays: 30 }, context);
 
     expect(result.removed).toBeGreaterThanOrEqual(1);

@@ -12,7 +12,7 @@ const redisPrefix = `${process.env.REDIS_PREFIX}reconcile-${randomUUID().slice(0
 const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
 const queues = createQueues(connection, redisPrefix);
 const flows = createFlowProducer(connection, redisPrefix);
-const context = { logger: createLogger('worker-test', 'silent'), finalAttempt: false };
+const context = { logger: createLogger('worker-test', process.env.LOG_LEVEL!), finalAttempt: false };
 
 let world: HandlerFixture;
 beforeAll(async () => {
