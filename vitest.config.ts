@@ -6,10 +6,8 @@ export default defineConfig({
     globalSetup: ['vitest.global-setup.ts'],
     setupFiles: ['vitest.setup.ts'],
     env: {
-      NODE_ENV: 'test',
-      // Services under test log only when asked to (LOG_LEVEL=debug npm test).
+      // Services under test log only when asked to (LOG_LEVEL=debug npm test); testServiceEnv passes it on.
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      STORAGE_DRIVER: 'fs',
     },
     // The tally ends the output with one line `N passed, N failed`.
     reporters: ['default', './vitest.tally-reporter.ts'],

@@ -7,19 +7,9 @@
  * dependencies resolve from there) and third-party packages the root does not list through the app that
  * depends on them.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  createReadStream,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { constants, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -33,7 +23,12 @@ import { createDb, createRepositories } from '../packages/db/src/index';
 import { emailHash } from '../packages/domain/src/index';
 import { freePort } from '../packages/service-kit/src/testing/free-port';
 import { createIsolatedDatabase } from '../packages/service-kit/src/testing/isolated-database';
-import { type SpawnedService, spawnService, waitForStatus } from '../packages/service-kit/src/testing/spawn-service';
+import {
+  type SpawnedService,
+  type SpawnOptions,
+  spawnService,
+  waitForStatus,
+} from '../packages/service-kit/src/testing/spawn-service';
 import { deleteRedisKeys } from '../packages/service-kit/src/testing/test-env';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,12 +38,19 @@ export const WORKER_ENTRY = join(ROOT, 'apps/worker/src/server.ts');
 // spawnService runs `node --import tsx …`, which resolves tsx from the working directory.
 process.chdir(ROOT);
 
+// sharp and ws as the API has them (the root workspace does not depend on them).
+const requireFromApi = createRequire(join(ROOT, 'apps/api/package.json'));
 type SharpPipeline = {
   jpeg(options: Record<string, unknown>): SharpPipeline;
+  raw(): SharpPipeline;
   toBuffer(): Promise<Buffer>;
 };
-type SharpFactory = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => SharpPipeline;
-export const sharp = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as SharpFactory;
+type SharpFactory = ((
+  input: Buffer | string,
+  options?: { raw: { width: number; height: number; channels: 3 } },
+) => SharpPipeline) & { concurrency(): number };
+export const sharp = requireFromApi('sharp') as SharpFactory;
+export const ws = requireFromApi('ws') as typeof import('../apps/api/node_modules/@types/ws');
 
 export const MB = 1_000_000;
 export const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -223,35 +225,8 @@ export interface Service {
   process: SpawnedService;
 }
 
-export interface OwnOutput {
-  logFile: string;
-  /** Options for node itself, such as `--cpu-prof`. */
-  nodeArgs?: string[];
-}
-
-/**
- * Like `spawnService`, but the process writes straight to `logFile`: a service logging every request under
- * load would otherwise make this process read and hold every line, on the cores being measured.
- */
-function spawnLoggingToFile(entry: string, env: Record<string, string>, options: OwnOutput): SpawnedService {
-  const { logFile, nodeArgs = [] } = options;
-  const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => readFileSync(logFile, 'utf8').slice(-20_000),
-    exited,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+/** Where a service's output goes instead of this process, and options for node (spawnService's). */
+export type OwnOutput = SpawnOptions & { logFile: string };
 
 /**
  * Starts an entrypoint as its own process and waits until /health/ready answers 200. With `ownOutput` its
@@ -268,7 +243,7 @@ export async function startService(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const serviceEnv = { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url };
-  const spawned = ownOutput ? spawnLoggingToFile(entry, serviceEnv, ownOutput) : spawnService(entry, serviceEnv);
+  const spawned = spawnService(entry, serviceEnv, ownOutput);
   started.add(spawned);
   cleanup.add(`stop ${name} (pid ${spawned.child.pid})`, async () => {
     const timer = setTimeout(() => spawned.child.kill('SIGKILL'), 15_000);

@@ -12,12 +12,12 @@
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
   API_ENTRY,
   appendBenchmarkRow,
   argValue,
+  type Cleanup,
   cpuSeconds,
   createUser,
   fmt,
@@ -31,6 +31,7 @@ import {
   ROOT,
   RssSampler,
   runBench,
+  sharp,
   sleep,
   startService,
   tempDir,
@@ -99,26 +100,27 @@ async function generate(dir: string, count: number): Promise<ImageFile[]> {
   return files;
 }
 
-type DecodeToRaw = ((path: string) => { raw(): { toBuffer(): Promise<Buffer> } }) & { concurrency(): number };
-
 /** The baseline's own process: every file decoded to raw pixels at full size, one after another. */
 async function decodeSerially(dir: string) {
-  const decode = createRequire(join(ROOT, 'apps/api/package.json'))('sharp') as DecodeToRaw;
   const paths = readdirSync(dir)
     .filter((name) => name.startsWith('photo-'))
     .sort()
     .map((name) => join(dir, name));
   const bytes = paths.reduce((sum, path) => sum + readFileSync(path).length, 0);
   const started = performance.now();
-  for (const path of paths) await decode(path).raw().toBuffer();
+  for (const path of paths) await sharp(path).raw().toBuffer();
   const ms = performance.now() - started;
-  process.stdout.write(`${JSON.stringify({ files: paths.length, bytes, ms, threads: decode.concurrency() })}\n`);
+  process.stdout.write(`${JSON.stringify({ files: paths.length, bytes, ms, threads: sharp.concurrency() })}\n`);
 }
 
-async function baseline(dir: string): Promise<{ bytes: number; ms: number; threads: number }> {
+async function baseline(cleanup: Cleanup, dir: string): Promise<{ bytes: number; ms: number; threads: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/upload.ts'), `${BASELINE_FLAG}=${dir}`], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // An abort (Ctrl-C, the time limit) stops the decoding too.
+  cleanup.add(`stop the baseline (pid ${child.pid})`, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let output = '';
   child.stdout.on('data', (chunk) => {
@@ -170,7 +172,7 @@ async function main() {
     const after = procStatus(api.pid).VmRSS ?? 0;
     await api.process.stop();
 
-    const decoded = await baseline(dir);
+    const decoded = await baseline(cleanup, dir);
     const figure = timing.bytes / MB / (timing.totalMs / 1000);
     const reference = decoded.bytes / MB / (decoded.ms / 1000);
     const ratio = figure / reference;

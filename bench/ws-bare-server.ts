@@ -4,14 +4,11 @@
  * a text frame. It answers /health/ready so that startService can wait for it.
  */
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { progressChannel } from '../packages/pipeline/src/progress';
-import { ROOT } from './support';
+import { ws } from './support';
 
-type WsModule = typeof import('../apps/api/node_modules/@types/ws');
-const { WebSocketServer } = createRequire(join(ROOT, 'apps/api/package.json'))('ws') as WsModule;
+const { WebSocketServer } = ws;
 
 const server = createServer((_request, response) => response.writeHead(200).end('ok'));
 const sockets = new WebSocketServer({ server });

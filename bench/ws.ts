@@ -17,7 +17,6 @@
  * share the machine's cores with both servers: the delays are only comparable on a quiet machine.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
@@ -46,10 +45,10 @@ import {
   sleep,
   startService,
   table,
+  ws,
 } from './support';
 
-type WsModule = typeof import('../apps/api/node_modules/@types/ws');
-const { WebSocket } = createRequire(join(ROOT, 'apps/api/package.json'))('ws') as WsModule;
+const { WebSocket } = ws;
 type Socket = InstanceType<typeof WebSocket>;
 
 const BARE_ENTRY = join(ROOT, 'bench/ws-bare-server.ts');

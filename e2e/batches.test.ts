@@ -1,5 +1,6 @@
 import { connectWs, getJson, largeJpeg, photo, pngDeclaring, SVG, upload, waitForBatch } from '@renamer/api/testing';
 import type { ServerMessage } from '@renamer/contracts';
+import { imageObjectKey } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
@@ -103,9 +104,8 @@ describe('a mixed upload through one API instance, watched from another', () => 
     });
     expect(final.body?.completedAt).toBeTruthy();
 
-    const stored = [];
-    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
-    expect(stored.sort()).toEqual(acceptedIds.map((id: string) => `users/${owner.user.id}/images/${id}`).sort());
+    const stored = await stack.storedKeys(owner.user.id);
+    expect(stored).toEqual(acceptedIds.map((id: string) => imageObjectKey(owner.user.id, id)).sort());
     expect(stack.leftoverSpoolFiles()).toEqual([]);
 
     const usage = await stack.repositories.users.getUsage(owner.user.id, new Date());
@@ -163,8 +163,7 @@ describe('a mixed upload through one API instance, watched from another', () => 
     const { status, body } = await upload(apiA.url, owner.key, files);
     expect(status).toBe(413);
     expect(body.code).toBe('too_many_files');
-    const stored = [];
-    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
+    const stored = await stack.storedKeys(owner.user.id);
     expect(stored).toEqual([]);
     expect(stack.leftoverSpoolFiles()).toEqual([]);
   });
@@ -179,8 +178,7 @@ describe('quota', () => {
     const { status, body } = await upload(apiA.url, owner.key, files);
     expect(status).toBe(402);
     expect(body.code).toBe('quota_exceeded');
-    const stored = [];
-    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
+    const stored = await stack.storedKeys(owner.user.id);
     expect(stored).toEqual([]);
     expect((await stack.repositories.users.getUsage(owner.user.id, new Date()))?.used).toBe(0);
     expect(stack.leftoverSpoolFiles()).toEqual([]);
@@ -200,8 +198,7 @@ describe('quota', () => {
     const results = await Promise.all([upload(apiA.url, owner.key, left), upload(apiB.url, owner.key, right)]);
     expect(results.map((result) => result.status).sort()).toEqual([201, 402]);
     expect((await stack.repositories.users.getUsage(owner.user.id, new Date()))?.used).toBe(3);
-    const stored = [];
-    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
+    const stored = await stack.storedKeys(owner.user.id);
     expect(stored).toHaveLength(3);
   });
 });
@@ -222,9 +219,8 @@ describe('the same file in two uploads at once', () => {
       }
     }
     const rows = await stack.platform.db.sql`select storage_key from images where user_id = ${owner.user.id}`;
-    const stored = [];
-    for await (const object of stack.platform.store.list(`users/${owner.user.id}`)) stored.push(object.key);
-    expect(stored.sort()).toEqual(rows.map((row) => row.storage_key as string).sort());
+    const stored = await stack.storedKeys(owner.user.id);
+    expect(stored).toEqual(rows.map((row) => row.storage_key as string).sort());
     expect((await stack.repositories.users.getUsage(owner.user.id, new Date()))?.used).toBe(3);
   });
 });
@@ -405,7 +401,7 @@ describe('ownership and access', () => {
     expect(deleted.status).toBe(204);
     await ws.waitFor((all) => all.some((m) => m.type === 'unsubscribed' && m.batchId === first.body.batchId));
     expect((await getJson(`${apiA.url}/api/batch/${first.body.batchId}/status`, owner.key)).status).toBe(404);
-    const key = `users/${owner.user.id}/images/${first.body.accepted[0].imageId}`;
+    const key = imageObjectKey(owner.user.id, first.body.accepted[0].imageId);
     expect(await stack.platform.store.stat(key)).toBeNull();
     ws.close();
   });

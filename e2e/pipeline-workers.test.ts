@@ -1,4 +1,5 @@
 import { photo, upload, waitForBatch } from '@renamer/api/testing';
+import { imageObjectKey } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
@@ -75,7 +76,7 @@ describe('a worker killed in the middle of a job', () => {
     const batch = await stack.repositories.batches.create({ userId: owner.user.id, total: 1, name: 'orphan' });
     const bytes = await photo('png', 901);
     const imageId = crypto.randomUUID();
-    const key = `users/${owner.user.id}/images/${imageId}`;
+    const key = imageObjectKey(owner.user.id, imageId);
     const { Readable } = await import('node:stream');
     await stack.platform.store.put(key, Readable.from([bytes]), { size: bytes.length, contentType: 'image/png' });
     // The rows exist but no job was ever queued, as after a crash right after the commit.

@@ -2,7 +2,7 @@
 // dependencies, because it is what installs them: it finds (or installs) pnpm, installs the workspace when
 // needed, then hands over to vitest (test) or to scripts/stack/start.ts (start, migrate).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +18,26 @@ function fail(message) {
   process.exit(1);
 }
 
+/**
+ * The workspace's projects, from the `packages:` list of pnpm-workspace.yaml (read by hand: nothing is installed
+ * yet); its entries are folders (`e2e`) or folders of projects (`apps/*`).
+ */
+function workspaceProjects() {
+  const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  const list = /^packages:\n((?:[ \t]+-.*\n?)*)/m.exec(yaml)?.[1] ?? '';
+  const globs = [...list.matchAll(/-\s*["']?([^"'\s#]+)/g)].map((match) => match[1]);
+  return globs.flatMap((glob) => {
+    if (!glob.endsWith('/*')) return [glob];
+    const dir = glob.slice(0, -2);
+    return readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(dir, entry.name));
+  });
+}
+
 /** Whether the last install is newer than the lockfile, the workspace file and every project's package.json. */
 function installIsCurrent() {
-  const projects = ['apps', 'packages'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name)));
+  const projects = workspaceProjects();
   const inputs = ['pnpm-lock.yaml', 'pnpm-workspace.yaml', 'package.json', ...projects.map((p) => `${p}/package.json`)];
   const installedAt = statSync(installStamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   return inputs.every((file) => (statSync(join(root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0) <= installedAt);

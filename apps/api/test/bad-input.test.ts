@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { closeQueues, createQueues, type Queues } from '@renamer/queue';
-import { imageObjectKey, userObjectPrefix } from '@renamer/storage';
+import { imageObjectKey } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, getJson, type Json, startApiStack, upload } from './support/api-stack';
 import { photo } from './support/images';
@@ -12,7 +12,7 @@ let queues: Queues;
 beforeAll(async () => {
   stack = await startApiStack('bad-input');
   api = await stack.startApi();
-  queues = createQueues(stack.platform.redis, stack.redisPrefix);
+  queues = createQueues(stack.platform.redis, stack.env.REDIS_PREFIX);
 }, 60_000);
 
 afterAll(async () => {
@@ -21,12 +21,6 @@ afterAll(async () => {
 });
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-async function storedObjectsOf(userId: string) {
-  const keys: string[] = [];
-  for await (const object of stack.platform.store.list(userObjectPrefix(userId))) keys.push(object.key);
-  return keys;
-}
 
 describe('a list cursor the service did not issue', () => {
   it.each([
@@ -98,7 +92,7 @@ describe('control characters in names and identifiers', () => {
     expect(status).toBe(400);
     expect(body).toMatchObject({ code: 'validation_failed', errors: [{ path: expect.stringContaining(field) }] });
     expect((await getJson(`${api.url}/api/batch`, key)).body?.items).toEqual([]);
-    expect(await storedObjectsOf(user.id)).toEqual([]);
+    expect(await stack.storedKeys(user.id)).toEqual([]);
     expect(stack.leftoverSpoolFiles()).toEqual([]);
   });
 
@@ -116,7 +110,7 @@ describe('control characters in names and identifiers', () => {
       expect(body.rejected).toEqual([
         { originalFilename: badName, code: 'invalid_filename', detail: expect.any(String) },
       ]);
-      expect(await storedObjectsOf(user.id)).toEqual([imageObjectKey(user.id, body.accepted[0].imageId)]);
+      expect(await stack.storedKeys(user.id)).toEqual([imageObjectKey(user.id, body.accepted[0].imageId)]);
       expect(stack.leftoverSpoolFiles()).toEqual([]);
     },
   );
@@ -128,7 +122,7 @@ describe('control characters in names and identifiers', () => {
     expect(status).toBe(422);
     expect(body).toMatchObject({ code: 'upload_rejected', errors: [{ code: 'invalid_filename' }] });
     expect((await getJson(`${api.url}/api/batch`, key)).body?.items).toEqual([]);
-    expect(await storedObjectsOf(user.id)).toEqual([]);
+    expect(await stack.storedKeys(user.id)).toEqual([]);
   });
 });
 
@@ -189,7 +183,7 @@ describe('a multipart body the parser cannot read', () => {
   /** No temporary file, object, row or job is left of the user's upload (the API may still be cleaning up). */
   async function expectNothingLeft(userId: string, jobsBefore: number) {
     await expect.poll(() => stack.leftoverSpoolFiles(), { timeout: 5_000 }).toEqual([]);
-    expect(await storedObjectsOf(userId)).toEqual([]);
+    expect(await stack.storedKeys(userId)).toEqual([]);
     expect(await stack.platform.db.sql`select id from batches where user_id = ${userId}`).toEqual([]);
     expect(await stack.platform.db.sql`select id from images where user_id = ${userId}`).toEqual([]);
     expect(await queuedJobs()).toBe(jobsBefore);

@@ -14,7 +14,7 @@ const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256
 
 beforeAll(async () => {
   platform = createPlatform(env);
-  app = await buildApi({ env, logger: createLogger('api', 'silent'), platform });
+  app = await buildApi({ env, logger: createLogger('api', env.LOG_LEVEL), platform });
   await platform.store.put('tests/files/photo.jpg', Readable.from([bytes]), {
     size: bytes.length,
     contentType: 'image/jpeg',

@@ -4,7 +4,7 @@ import { emailHash } from '@renamer/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSignInService, DEFAULT_DISPLAY_NAME } from '../src/services/sign-in';
 
-const client = createDb(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test', { max: 2 });
+const client = createDb(process.env.DATABASE_URL!, { max: 2 });
 afterAll(() => client.close());
 
 const adminEmail = `boss-${randomUUID().slice(0, 8)}@renamer.test`;

@@ -1,23 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { photo } from '@renamer/api/testing';
+import { testDir } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
 import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
 import type { DecodedImage } from '../src/analysis/decoded-image';
 import { metadataStep } from '../src/analysis/metadata-step';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
-import { png } from './support/images';
 
 let dir: string;
 let landscape: string;
 const context = { originalFilename: 'harbour at dusk.png', keywords: ['boats'], batchName: null, locale: 'en' };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'renamer-analysis-'));
+  dir = testDir('analysis');
   landscape = join(dir, 'landscape.png');
-  await writeFile(landscape, await png(2000, 1000));
+  await writeFile(landscape, await photo('png', 1, 2000, 1000));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -1,3 +1,4 @@
+import { photo } from '@renamer/api/testing';
 import { createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
@@ -7,7 +8,6 @@ import { metadataStep } from '../src/analysis/metadata-step';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
 import { ANALYSIS_FAILED, type AnalyzeImageDeps, analyzeImageHandler } from '../src/handlers/analyze-image';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
-import { png } from './support/images';
 
 let world: HandlerFixture;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => world?.close());
 
-const logger = createLogger('worker-test', 'silent');
+const logger = createLogger('worker-test', process.env.LOG_LEVEL!);
 const attempt = { logger, finalAttempt: false };
 const lastAttempt = { logger, finalAttempt: true };
 
@@ -47,7 +47,7 @@ const imageEvents = (imageId: string) =>
 
 describe('analyze-image', () => {
   it('keeps a skipped optional step in the image row, without its cause, and still names the image', async () => {
-    const { batch, images } = await world.uploadBatch([{ name: 'IMG_0002.png', bytes: await png(40, 60, 5) }]);
+    const { batch, images } = await world.uploadBatch([{ name: 'IMG_0002.png', bytes: await photo('png', 5, 40, 60) }]);
     const brokenStep: AnalysisStep = {
       name: 'objects',
       source: 'a model that is down',
@@ -70,9 +70,12 @@ describe('analyze-image', () => {
   });
 
   it('claims the image, analyses its object and records a name from the batch keywords', async () => {
-    const { batch, images } = await world.uploadBatch([{ name: 'IMG_0001.png', bytes: await png(60, 40) }], {
-      keywords: ['red shoes'],
-    });
+    const { batch, images } = await world.uploadBatch(
+      [{ name: 'IMG_0001.png', bytes: await photo('png', 1, 60, 40) }],
+      {
+        keywords: ['red shoes'],
+      },
+    );
     const [image] = images;
 
     expect(await handler().handle({ imageId: image!.id, batchId: batch.id }, attempt)).toEqual({
@@ -96,8 +99,8 @@ describe('analyze-image', () => {
   it('takes the next number when another worker took the name between its read and its write', async () => {
     const { batch, images } = await world.uploadBatch(
       [
-        { name: 'a.png', bytes: await png(30, 30, 2) },
-        { name: 'b.png', bytes: await png(30, 30, 3) },
+        { name: 'a.png', bytes: await photo('png', 2, 30, 30) },
+        { name: 'b.png', bytes: await photo('png', 3, 30, 30) },
       ],
       { keywords: ['beach'] },
     );
@@ -139,7 +142,7 @@ describe('analyze-image', () => {
   });
 
   it('marks the image failed after the last attempt, with the generic message and never the cause', async () => {
-    const { batch, images } = await world.uploadBatch([{ name: 'x.png', bytes: await png(20, 20, 4) }]);
+    const { batch, images } = await world.uploadBatch([{ name: 'x.png', bytes: await photo('png', 4, 20, 20) }]);
     const [image] = images;
     const broken = handler({ analyzer: failingAnalyzer('cannot read /var/tmp/renamer-analyze-1/image') });
 
@@ -159,8 +162,8 @@ describe('analyze-image', () => {
 
   it('marks an image failed when its job failed for good after its workers died, and leaves a finished one alone', async () => {
     const { batch, images } = await world.uploadBatch([
-      { name: 'stalled.png', bytes: await png(20, 20, 5) },
-      { name: 'done.png', bytes: await png(20, 20, 6) },
+      { name: 'stalled.png', bytes: await photo('png', 5, 20, 20) },
+      { name: 'done.png', bytes: await photo('png', 6, 20, 20) },
     ]);
     const [stalled, done] = images;
     // A worker claimed the image, then died; its job stalled past the limit.
@@ -175,7 +178,7 @@ describe('analyze-image', () => {
   });
 
   it('leaves an image that is no longer queued (cancelled meanwhile) untouched', async () => {
-    const { batch, images } = await world.uploadBatch([{ name: 'c.png', bytes: await png(20, 20, 7) }]);
+    const { batch, images } = await world.uploadBatch([{ name: 'c.png', bytes: await photo('png', 7, 20, 20) }]);
     const [image] = images;
     await world.repositories.images.update(image!.id, { status: 'cancelled' });
 

@@ -5,7 +5,7 @@ import { createLogger } from '@renamer/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pruneSessionsHandler } from '../src/handlers/prune-sessions';
 
-const client = createDb(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test', { max: 2 });
+const client = createDb(process.env.DATABASE_URL!, { max: 2 });
 const sessions = createSessionRepository(client.db);
 const users = createUserRepository(client.db);
 afterAll(() => client.close());
@@ -24,7 +24,7 @@ describe('prune-sessions job', () => {
     const recent = await sessions.create({ userId: user.id, expiresAt: new Date('2002-02-20T00:00:00.000Z') });
 
     const handler = pruneSessionsHandler({ sessions, now: () => now });
-    const context = { logger: createLogger('worker-test', 'silent'), finalAttempt: false };
+    const context = { logger: createLogger('worker-test', process.env.LOG_LEVEL!), finalAttempt: false };
     const result = await handler.handle({ retentionDays: 30 }, context);
 
     expect(result.removed).toBeGreaterThanOrEqual(1);

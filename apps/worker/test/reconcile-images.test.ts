@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileImagesHandler } from '../src/handlers/reconcile-images';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 
-const redisPrefix = `${process.env.REDIS_PREFIX ?? 'renamer-test:'}reconcile-${randomUUID().slice(0, 8)}:`;
-const connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redisPrefix = `${process.env.REDIS_PREFIX}reconcile-${randomUUID().slice(0, 8)}:`;
+const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
 const queues = createQueues(connection, redisPrefix);
 const flows = createFlowProducer(connection, redisPrefix);
-const context = { logger: createLogger('worker-test', 'silent'), finalAttempt: false };
+const context = { logger: createLogger('worker-test', process.env.LOG_LEVEL!), finalAttempt: false };
 
 let world: HandlerFixture;
 beforeAll(async () => {

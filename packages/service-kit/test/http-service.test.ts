@@ -15,7 +15,7 @@ let storageUp = true;
 beforeAll(async () => {
   app = createHttpService({
     service: 'test',
-    logger: createLogger('test', 'silent'),
+    logger: createLogger('test', process.env.LOG_LEVEL!),
     healthChecks: {
       db: async () => undefined,
       storage: async () => {
@@ -263,7 +263,7 @@ describe('security headers', () => {
     const build = (securityHeaders: boolean) =>
       createHttpService({
         service: 'headers',
-        logger: createLogger('test', 'silent'),
+        logger: createLogger('test', process.env.LOG_LEVEL!),
         healthChecks: {},
         securityHeaders,
       });

@@ -10,7 +10,7 @@ let app: FastifyInstance;
 let document: OpenAPIV3_1.Document;
 
 beforeAll(async () => {
-  app = createHttpService({ service: 'test', logger: createLogger('test', 'silent'), healthChecks: {} });
+  app = createHttpService({ service: 'test', logger: createLogger('test', process.env.LOG_LEVEL!), healthChecks: {} });
   await registerOpenApi(app, {
     title: 'Test API',
     version: '1.2.3',

@@ -7,7 +7,7 @@ import { loadAdminEnv } from '../../src/env';
 export async function startAdminApi(name: string, env: Record<string, string> = {}) {
   const adminEnv = loadAdminEnv({ ...testServiceEnv(name), ...env });
   const platform = createPlatform(adminEnv);
-  const app = await buildAdminApi({ env: adminEnv, logger: createLogger('admin-api', 'silent'), platform });
+  const app = await buildAdminApi({ env: adminEnv, logger: createLogger('admin-api', adminEnv.LOG_LEVEL), platform });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

@@ -1,12 +1,11 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { generateApiKey } from '@renamer/auth';
 import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
-import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/service-kit/testing';
+import { createIsolatedDatabase, freePort, testDir, testServiceEnv } from '@renamer/service-kit/testing';
+import { userObjectPrefix } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { buildApi } from '../../src/app';
@@ -27,13 +26,12 @@ export interface UploadFile {
  * object store directory, as separate machines would; the end-to-end tests add worker processes (e2e/).
  */
 export async function startApiStack(name: string, apiOverrides: Record<string, string> = {}) {
-  const uploadTmpDir = mkdtempSync(join(tmpdir(), `renamer-${name}-spool-`));
+  const uploadTmpDir = testDir(`${name}-spool`);
   const base = testServiceEnv(name);
   const database = await createIsolatedDatabase(base.DATABASE_URL!);
   const env = {
     ...base,
     DATABASE_URL: database.url,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     UPLOAD_TMP_DIR: uploadTmpDir,
     ...apiOverrides,
   };
@@ -44,11 +42,17 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
 
   return {
     env,
-    redisPrefix: parsedEnv.REDIS_PREFIX,
     platform,
     repositories,
     uploadTmpDir,
     leftoverSpoolFiles: () => readdirSync(uploadTmpDir),
+
+    /** The keys of every object stored for this user, sorted. */
+    async storedKeys(userId: string) {
+      const keys: string[] = [];
+      for await (const object of platform.store.list(userObjectPrefix(userId))) keys.push(object.key);
+      return keys.sort();
+    },
 
     async startApi(overrides: Record<string, string> = {}) {
       const port = await freePort();

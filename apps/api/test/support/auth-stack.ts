@@ -28,7 +28,7 @@ export async function startAuthStack(options: {
   });
   const issuer = await idp.listen();
 
-  const serviceEnv = { ...testServiceEnv(options.name), PUBLIC_URL: apiUrl, LOG_LEVEL: 'silent' };
+  const serviceEnv = { ...testServiceEnv(options.name), PUBLIC_URL: apiUrl };
   const env = loadApiEnv({
     ...serviceEnv,
     OIDC_ISSUER: issuer,
@@ -38,7 +38,7 @@ export async function startAuthStack(options: {
     AUTH_RATE_LIMIT_PER_MINUTE: String(options.authRateLimitPerMinute ?? 1000),
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 300),
   });
-  const logger = createLogger('api', 'silent');
+  const logger = createLogger('api', env.LOG_LEVEL);
   const platform = createPlatform(env);
   const api: FastifyInstance = await buildApi({ env, logger, platform });
   await api.listen({ port: apiPort, host: '127.0.0.1' });

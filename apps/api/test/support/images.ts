@@ -2,10 +2,15 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** A small photo-like image with its own colours, so every call with another seed has other bytes. */
-export async function photo(format: 'jpeg' | 'png' | 'webp', seed: number, size = 64): Promise<Buffer> {
-  const raw = Buffer.alloc(size * size * 3);
+export async function photo(
+  format: 'jpeg' | 'png' | 'webp',
+  seed: number,
+  width = 64,
+  height = width,
+): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * (seed + 7) + seed * 31) % 251;
-  return sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+  return sharp(raw, { raw: { width, height, channels: 3 } })
     .toFormat(format)
     .toBuffer();
 }

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ProgressEvent } from '@renamer/contracts';
 import { createDb, createRepositories, type NewBatch } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createBatchTracker } from '@renamer/pipeline';
-import { createIsolatedDatabase } from '@renamer/service-kit/testing';
-import { createObjectStore } from '@renamer/storage';
+import { createIsolatedDatabase, testDir } from '@renamer/service-kit/testing';
+import { createObjectStore, imageObjectKey } from '@renamer/storage';
 
 export interface StoredFile {
   name: string;
@@ -22,12 +21,10 @@ export interface StoredFile {
  * are kept in `events` instead of going to Redis.
  */
 export async function createHandlerFixture(name: string) {
-  const database = await createIsolatedDatabase(
-    process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test',
-  );
+  const database = await createIsolatedDatabase(process.env.DATABASE_URL!);
   const client = createDb(database.url, { max: 4 });
   const repositories = createRepositories(client.db);
-  const workDir = await mkdtemp(join(tmpdir(), `renamer-${name}-`));
+  const workDir = testDir(name);
   const store = createObjectStore({
     driver: 'fs',
     dir: join(workDir, 'objects'),
@@ -60,7 +57,7 @@ export async function createHandlerFixture(name: string) {
     const rows = [];
     for (const file of files) {
       const id = crypto.randomUUID();
-      const storageKey = `users/${user.id}/images/${id}`;
+      const storageKey = imageObjectKey(user.id, id);
       await store.put(storageKey, Readable.from([file.bytes]), { size: file.bytes.length });
       rows.push({
         id,

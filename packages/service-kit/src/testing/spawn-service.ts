@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 
 export interface SpawnedService {
   child: ChildProcess;
@@ -9,12 +10,28 @@ export interface SpawnedService {
   stop(): Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  /** Options for node itself, such as `--cpu-prof`. */
+  nodeArgs?: string[];
+  /**
+   * The process writes straight to this file instead of through this process: a service logging every request
+   * under load would otherwise make this process read and hold every line (benchmarks measure those cores).
+   */
+  logFile?: string;
+}
+
 /** Runs a TypeScript entrypoint as its own process, as `npm start` does. */
-export function spawnService(entry: string, env: Record<string, string>): SpawnedService {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+export function spawnService(
+  entry: string,
+  env: Record<string, string>,
+  { nodeArgs = [], logFile }: SpawnOptions = {},
+): SpawnedService {
+  const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
+  if (fd !== undefined) closeSync(fd);
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -25,7 +42,7 @@ export function spawnService(entry: string, env: Record<string, string>): Spawne
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
-    output: () => output,
+    output: () => (logFile === undefined ? output : readFileSync(logFile, 'utf8').slice(-20_000)),
     exited,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,24 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+
+/**
+ * A new directory under the test run's STORAGE_DIR (vitest.global-setup.ts makes it and removes it with
+ * everything in it once the run ends), so that nothing a test writes outlives the run.
+ */
+export function testDir(name: string): string {
+  const runDir = process.env.STORAGE_DIR;
+  if (!runDir) throw new Error('STORAGE_DIR is not set: run the tests through vitest.config.ts (npm test)');
+  return mkdtempSync(join(runDir, `${name}-`));
+}
 
 /**
  * The environment of the test run (vitest's global setup gives it a database and a REDIS_PREFIX of its own),
  * with a unique Redis prefix and storage directory for one test file.
  */
-export function testServiceEnv(name: string): Record<string, string> {
-  const prefix = `${process.env.REDIS_PREFIX ?? 'renamer-test:'}${name}-${randomUUID().slice(0, 8)}:`;
+export function testServiceEnv(name: string) {
+  const prefix = `${process.env.REDIS_PREFIX}${name}-${randomUUID().slice(0, 8)}:`;
   return {
     NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    // vitest.config.ts sets it: 'silent' unless the run asks for more (LOG_LEVEL=debug npm test).
+    LOG_LEVEL: process.env.LOG_LEVEL!,
     HOST: '127.0.0.1',
-    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/renamer_test',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    DATABASE_URL: process.env.DATABASE_URL!,
+    REDIS_URL: process.env.REDIS_URL!,
     REDIS_PREFIX: prefix,
     STORAGE_DRIVER: 'fs',
-    STORAGE_DIR: mkdtempSync(join(tmpdir(), `renamer-${name}-`)),
+    STORAGE_DIR: testDir(name),
   };
 }
 
