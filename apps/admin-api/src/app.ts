@@ -19,6 +19,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
     securityHeaders: true,
+    checkResponses: env.NODE_ENV === 'test',
   });
   const services = createAdminServices(deps);
   app.addHook('onClose', services.close);

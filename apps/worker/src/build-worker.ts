@@ -35,7 +35,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The worker's composition root: the service graph, one handler per catalog job, the BullMQ workers. */
 export function buildWorker({ env, logger, platform, analyzer = createImageAnalyzer() }: WorkerDeps): WorkerService {
   const metrics = createMetrics('worker');
-  const http = createHttpService({ service: 'worker', logger, metrics, healthChecks: platform.healthChecks });
+  const http = createHttpService({
+    service: 'worker',
+    logger,
+    metrics,
+    healthChecks: platform.healthChecks,
+    checkResponses: env.NODE_ENV === 'test',
+  });
   // BullMQ waits for Redis on a connection of its own; the platform's fails fast.
   const bullConnection = createRedis(env.REDIS_URL, { lazyConnect: false }, logger);
   const repositories = createRepositories(platform.db.db);

@@ -6,11 +6,12 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
 import { createMetrics, type Metrics, registerMetrics } from './metrics';
 import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
+import { createResponseSerializerCompiler } from './response-serializer';
 import { securityHeaders } from './security-headers';
 
 export interface HttpServiceOptions {
@@ -23,6 +24,8 @@ export interface HttpServiceOptions {
   trustProxy?: boolean;
   /** helmet's default security headers on every answer (the services a browser talks to). */
   securityHeaders?: boolean;
+  /** Check every answer against its zod schema before it is written (the test runs: see response-serializer). */
+  checkResponses?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -61,7 +64,7 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
     clientErrorHandler: createClientErrorHandler(options.logger),
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createResponseSerializerCompiler({ checkAgainstSchema: options.checkResponses ?? false }));
   const headers = options.securityHeaders ? securityHeaders() : {};
   // Callback style: an async hook would cost every request a promise for synchronous calls.
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,5 +1,5 @@
-import { type BatchStatus, emptyImageStatusCounts, type ImageStatusCounts } from '@renamer/contracts';
-import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import { type BatchStatus, IMAGE_STATUSES, type ImageStatus, type ImageStatusCounts } from '@renamer/contracts';
+import { and, asc, eq, getTableColumns, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
 import { batches, images } from '../schema';
@@ -18,18 +18,22 @@ export interface NewBatch {
 
 export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'completedAt'>>;
 
-/** The batch with one row per status of its images (one row, status null, when it has none); built once. */
+/** Its images counted per status, in the batch's own row. */
+const imageCountsByStatus = Object.fromEntries(
+  IMAGE_STATUSES.map((status) => [
+    status,
+    sql<number>`(count(${images.id}) filter (where ${images.status} = ${sql.raw(`'${status}'`)}))::integer`,
+  ]),
+) as Record<ImageStatus, SQL<number>>;
+
+/** The batch and its image counts per status, one row; built once. */
 const statusForUser = (executor: Executor) =>
   executor
-    .select({
-      batch: getTableColumns(batches),
-      status: images.status,
-      count: sql<number>`count(${images.id})::integer`,
-    })
+    .select({ batch: getTableColumns(batches), counts: imageCountsByStatus })
     .from(batches)
     .leftJoin(images, eq(images.batchId, batches.id))
     .where(and(eq(batches.id, sql.placeholder('id')), eq(batches.userId, sql.placeholder('userId'))))
-    .groupBy(batches.id, images.status)
+    .groupBy(batches.id)
     .prepare('batch_status_for_user');
 
 export function createBatchRepository(db: Database) {
@@ -61,11 +65,8 @@ export function createBatchRepository(db: Database) {
       userId: string,
       tx?: Executor,
     ): Promise<{ batch: Batch; counts: ImageStatusCounts } | null> {
-      const rows = await (tx ? statusForUser(tx) : statusForUserOnPool).execute({ id, userId });
-      if (rows.length === 0) return null;
-      const counts = emptyImageStatusCounts();
-      for (const row of rows) if (row.status) counts[row.status] = row.count;
-      return { batch: rows[0]!.batch, counts };
+      const [row] = await (tx ? statusForUser(tx) : statusForUserOnPool).execute({ id, userId });
+      return row ?? null;
     },
 
     /** Newest first. */
