@@ -15,6 +15,8 @@ export const ObjectStoreConfigSchema = z.discriminatedUnion('driver', [
   z.object({
     driver: z.literal('s3'),
     endpoint: httpUrl,
+    /** Where browsers reach the store, for presigned links; `endpoint` when absent. */
+    publicEndpoint: httpUrl.optional(),
     region: z.string().min(1).default('us-east-1'),
     accessKey: z.string().min(1),
     secretKey: z.string().min(1),
@@ -22,7 +24,7 @@ export const ObjectStoreConfigSchema = z.discriminatedUnion('driver', [
   }),
 ]);
 
-/** What the apps build from STORAGE_DRIVER, STORAGE_DIR, S3_*, PUBLIC_URL and SESSION_SECRET. */
+/** What the apps build from STORAGE_DRIVER, STORAGE_DIR, S3_* (S3_PUBLIC_ENDPOINT included), PUBLIC_URL and SESSION_SECRET. */
 export type ObjectStoreConfig = z.input<typeof ObjectStoreConfigSchema>;
 
 /** Validates the config (throws a ZodError) and returns the driver's store; call `init()` on it at boot. */

@@ -24,6 +24,11 @@ export interface FsObjectStoreOptions {
 // '~' cannot appear in a key, so these names never collide with an object or a prefix, and list() skips them.
 const TEMP_DIR = '.tmp~';
 const CONTENT_TYPE_SUFFIX = '~content-type';
+/**
+ * Four times Node's default: a read's chunk passes several streams on its way out (a ZIP entry passes six), and
+ * their cost is per chunk, so bigger chunks stream an archive about a fifth faster; one stream holds one chunk.
+ */
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /**
  * Objects live at `<dir>/<key>`; a content type sits beside its object in `<key>~content-type`. Unlike S3,
@@ -152,10 +157,10 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw new ObjectNotFoundError(key);
-        if (!range) return handle.createReadStream();
+        if (!range) return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
         if (range.offset >= info.size) throw new InvalidRangeError(key, range.offset);
         const end = range.length === undefined ? undefined : range.offset + range.length - 1;
-        return handle.createReadStream({ start: range.offset, end });
+        return handle.createReadStream({ start: range.offset, end, highWaterMark: READ_CHUNK_BYTES });
       } catch (error) {
         await handle.close();
         throw error;

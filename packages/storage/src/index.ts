@@ -29,3 +29,4 @@ export type {
   PutResult,
 } from './object-store';
 export { createS3ObjectStore, type S3ObjectStoreOptions } from './s3-object-store';
+export { type ExpiringPayload, type SignedTokenVerification, signToken, verifyToken } from './signed-token';

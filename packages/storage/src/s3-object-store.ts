@@ -11,6 +11,11 @@ import { putFileByStream } from './put-file-stream';
 export interface S3ObjectStoreOptions {
   /** `http(s)://host[:port]`; https turns TLS on. */
   endpoint: string;
+  /**
+   * The same store as the browser reaches it (`endpoint` when absent), for presigned download links: SigV4
+   * signs the host, so they are signed by a client of their own on this endpoint, never rewritten.
+   */
+  publicEndpoint?: string;
   region: string;
   accessKey: string;
   secretKey: string;
@@ -25,17 +30,10 @@ const PUT_URL_EXPIRY_SECONDS = 15 * 60;
 const DELETE_BATCH = 1000;
 
 export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
-  const { bucket, region } = options;
-  const endpoint = new URL(options.endpoint);
-  if (endpoint.pathname !== '/' || endpoint.search) throw new Error('S3 endpoint must not have a path or query');
-  const client = new Client({
-    endPoint: endpoint.hostname,
-    port: endpoint.port ? Number(endpoint.port) : undefined,
-    useSSL: endpoint.protocol === 'https:',
-    region,
-    accessKey: options.accessKey,
-    secretKey: options.secretKey,
-  });
+  const { bucket } = options;
+  const client = s3Client(options.endpoint, options);
+  // Never connects: with its region given, the client presigns locally.
+  const linkClient = options.publicEndpoint ? s3Client(options.publicEndpoint, options) : client;
   const now = options.now ?? (() => new Date());
 
   async function deleteKeys(keys: readonly string[]): Promise<void> {
@@ -50,7 +48,7 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
     async init() {
       if (await client.bucketExists(bucket)) return;
       try {
-        await client.makeBucket(bucket, region);
+        await client.makeBucket(bucket, options.region);
       } catch (error) {
         // Another instance may have created it since we looked.
         if (await client.bucketExists(bucket)) return;
@@ -150,11 +148,24 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
       const responseHeaders: Record<string, string> = {};
       if (filename !== undefined) responseHeaders['response-content-disposition'] = contentDisposition(filename);
       if (contentType !== undefined) responseHeaders['response-content-type'] = contentType;
-      const url = await client.presignedGetObject(bucket, key, expiresInSeconds, responseHeaders, signedAt);
+      const url = await linkClient.presignedGetObject(bucket, key, expiresInSeconds, responseHeaders, signedAt);
       return { url, expiresAt };
     },
   };
   return store;
+}
+
+function s3Client(origin: string, options: Pick<S3ObjectStoreOptions, 'region' | 'accessKey' | 'secretKey'>): Client {
+  const endpoint = new URL(origin);
+  if (endpoint.pathname !== '/' || endpoint.search) throw new Error('S3 endpoint must not have a path or query');
+  return new Client({
+    endPoint: endpoint.hostname,
+    port: endpoint.port ? Number(endpoint.port) : undefined,
+    useSSL: endpoint.protocol === 'https:',
+    region: options.region,
+    accessKey: options.accessKey,
+    secretKey: options.secretKey,
+  });
 }
 
 function isMissing(error: unknown): boolean {

@@ -15,4 +15,19 @@ describe('contentDisposition', () => {
       `attachment; filename="a_b_c__d(1)'*.jpg"; filename*=UTF-8''a%22b%5Cc%0D%0Ad%281%29%27%2A.jpg`,
     );
   });
+
+  it('encodes a non-ASCII name (an original name restored by revert) as UTF-8 in filename*', () => {
+    const header = contentDisposition('łódź nad jeziorem.jpg');
+    expect(header).toBe(
+      `attachment; filename="__d_ nad jeziorem.jpg"; filename*=UTF-8''%C5%82%C3%B3d%C5%BA%20nad%20jeziorem.jpg`,
+    );
+    // What a browser does with filename*: its value decodes back to the name, byte for byte.
+    const encoded = /filename\*=UTF-8''(.+)$/.exec(header)![1]!;
+    expect(encoded).toMatch(/^[A-Za-z0-9!#$&+.^_`|~%-]+$/);
+    expect(decodeURIComponent(encoded)).toBe('łódź nad jeziorem.jpg');
+  });
+
+  it('keeps a percent sign out of the quoted name, which some browsers would decode', () => {
+    expect(contentDisposition('100%25.jpg')).toBe(`attachment; filename="100_25.jpg"; filename*=UTF-8''100%2525.jpg`);
+  });
 });

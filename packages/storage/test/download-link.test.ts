@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidObjectKeyError, signDownloadLink, verifyDownloadLink } from '../src/index';
+import { z } from 'zod';
+import { InvalidObjectKeyError, signDownloadLink, signToken, verifyDownloadLink, verifyToken } from '../src/index';
 
 const SECRET = 'test-secret-that-is-at-least-32-characters';
 const NOW = new Date('2030-01-01T00:00:00Z');
@@ -90,6 +91,17 @@ describe('download links', () => {
       expiresAt: IN_A_MINUTE,
       filename: undefined,
       contentType: undefined,
+    });
+  });
+
+  it('never accepts a token signed for another purpose, nor its own for another', () => {
+    const { claims } = parts(token);
+    const other = signToken('renamer/some-other-link/v1', claims, SECRET);
+    expect(verifyDownloadLink(other, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    const Anything = z.object({ e: z.number() }).passthrough();
+    expect(verifyToken('renamer/some-other-link/v1', Anything, token, SECRET, NOW)).toEqual({
+      ok: false,
+      reason: 'invalid',
     });
   });
 });
