@@ -12,6 +12,7 @@ export { migrateDatabase } from './migrate';
 export { InvalidCursorError, type Page, type PageParams } from './pagination';
 export * from './repositories/analytics';
 export * from './repositories/api-keys';
+export * from './repositories/archive-entries';
 export * from './repositories/audit-log';
 export * from './repositories/batches';
 export * from './repositories/create-repositories';

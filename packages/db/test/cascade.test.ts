@@ -23,6 +23,7 @@ describe('deleting a user', () => {
       oldFilename: null,
       newFilename: 'a-b-c.jpg',
       source: 'proposal',
+      by: null,
     });
     const download = await repositories.downloads.create({
       kind: 'zip',

@@ -33,6 +33,7 @@ describe('download repository', () => {
     });
     const single = await downloads.create({ kind: 'image', userId: user.id, imageId: image!.id, expiresAt });
     expect(single).toMatchObject({ kind: 'image', imageId: image!.id, batchId: null });
+    expect((await downloads.listForUser(user.id)).map((row) => row.id)).toEqual([single.id, zip.id]);
 
     await downloads.addBytes(zip.id, 1_000);
     await downloads.addBytes(zip.id, 3_000_000_000);

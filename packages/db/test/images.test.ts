@@ -47,7 +47,8 @@ describe('image repository', () => {
     const { user, batch } = await userWithBatch(5);
     const stranger = await createTestUser(client);
     const inserted = await images.insertMany(Array.from({ length: 5 }, () => imageInput(batch.id, user.id)));
-    const ordered = [...inserted].sort((a, b) => (a.id < b.id ? -1 : 1)).map((image) => image.id);
+    // The order they were given in, not that of their random ids.
+    const ordered = inserted.map((image) => image.id);
 
     const first = await images.listByBatch(batch.id, user.id, { limit: 3 });
     const second = await images.listByBatch(batch.id, user.id, { limit: 3, cursor: first.nextCursor });
@@ -150,6 +151,27 @@ describe('image repository', () => {
 
     const cancelled = await images.transitionByBatch(batch.id, { from: ['queued', 'processing'], to: 'cancelled' });
     expect(new Set(cancelled)).toEqual(new Set([inserted[1]!.id, inserted[2]!.id]));
+  });
+
+  it('moves only the listed images of the batch that are in the expected state', async () => {
+    const { user, batch } = await userWithBatch();
+    const other = await userWithBatch();
+    const [a, b, c] = await images.insertMany([
+      imageInput(batch.id, user.id, { status: 'ready' }),
+      imageInput(batch.id, user.id, { status: 'ready' }),
+      imageInput(batch.id, user.id, { status: 'failed' }),
+    ]);
+    const [elsewhere] = await images.insertMany([imageInput(other.batch.id, other.user.id, { status: 'ready' })]);
+
+    const approved = await images.transitionByBatch(batch.id, {
+      from: ['ready'],
+      to: 'approved',
+      imageIds: [a!.id, c!.id, elsewhere!.id],
+    });
+
+    expect(approved).toEqual([a!.id]);
+    expect((await images.findById(b!.id))?.status).toBe('ready');
+    expect((await images.findById(elsewhere!.id))?.status).toBe('ready');
   });
 
   it('tells whether another image of the batch holds a filename', async () => {

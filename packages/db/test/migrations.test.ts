@@ -123,6 +123,7 @@ describe('migrations on an empty database', () => {
       { source: 'downloads.batch_id', target: 'batches.id', rule: 'CASCADE' },
       { source: 'downloads.image_id', target: 'images.id', rule: 'CASCADE' },
       { source: 'downloads.user_id', target: 'users.id', rule: 'CASCADE' },
+      { source: 'filename_history.by', target: 'users.id', rule: 'SET NULL' },
       { source: 'filename_history.image_id', target: 'images.id', rule: 'CASCADE' },
       { source: 'images.batch_id', target: 'batches.id', rule: 'CASCADE' },
       { source: 'images.user_id', target: 'users.id', rule: 'CASCADE' },
@@ -152,6 +153,7 @@ describe('migrations on an empty database', () => {
         'UNIQUE INDEX users_provider_subject_key ON public.users USING btree (provider, provider_subject)',
       subscriptions_user_id_key: 'UNIQUE INDEX subscriptions_user_id_key ON public.subscriptions USING btree (user_id)',
       filename_history_image_id_created_at_idx: 'ON public.filename_history USING btree (image_id, created_at, id)',
+      filename_history_by_idx: 'ON public.filename_history USING btree (by)',
       downloads_expires_at_idx: 'ON public.downloads USING btree (expires_at)',
     };
     for (const [name, definition] of Object.entries(expected)) {

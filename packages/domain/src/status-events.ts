@@ -21,7 +21,9 @@ export const IMAGE_EVENTS = {
   cancel: { from: CANCELLABLE_IMAGE_STATUSES, to: 'cancelled' },
   retry: { from: RETRYABLE_IMAGE_STATUSES, to: 'queued' },
   approve: { from: ['ready'], to: 'approved' },
-  rename: { from: ['approved'], to: 'ready' },
+  unapprove: { from: ['approved'], to: 'ready' },
+  /** A new filename (a person's, or a revert): an approved image goes back to `ready`, a ready one stays. */
+  rename: { from: ['ready', 'approved'], to: 'ready' },
 } as const satisfies Record<string, StatusEvent<ImageStatus>>;
 
 export const BATCH_EVENTS = {
@@ -29,7 +31,7 @@ export const BATCH_EVENTS = {
   retry: { from: RETRYABLE_BATCH_STATUSES, to: 'queued' },
 } as const satisfies Record<string, StatusEvent<BatchStatus>>;
 
-/** True when every `from` → `to` of the event is a transition (a re-claim of `processing` aside). */
+/** True when every `from` → `to` of the event is a transition or stays put (a re-claim, a rename of a ready image). */
 export function eventFollowsImageMachine(event: StatusEvent<ImageStatus>): boolean {
   return event.from.every((from) => from === event.to || canTransitionImage(from, event.to));
 }

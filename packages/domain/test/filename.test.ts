@@ -4,6 +4,7 @@ import {
   type FilenameOptions,
   MAX_STEM_LENGTH,
   normalizeFilename,
+  originalAsFilename,
   proposeFilename,
   uniqueFilename,
 } from '../src';
@@ -34,7 +35,6 @@ describe('normalizeFilename', () => {
     ['con-table', 'con-table.jpg', en],
     ['sunset.jpg.jpeg', 'sunset.jpg', en],
     ['version 1.5', 'version-1-5.jpg', en],
-    ['../../etc/passwd', 'etc-passwd.jpg', en],
     ['ｆｕｌｌｗｉｄｔｈ ﬁsh', 'fullwidth-fish.jpg', en],
   ])('%j → %s', (input, expected, options) => {
     expect(normalizeFilename(input, options)).toEqual({ ok: true, filename: expected, stem: expected.split('.')[0] });
@@ -81,26 +81,34 @@ describe('normalizeFilename', () => {
     expect(normalizeFilename('mit dem Rad', en)).toMatchObject({ stem: 'mit-dem-rad' });
   });
 
-  it('cuts at a word boundary to at most 60 characters, then trims a stop word the cut left at the end', () => {
+  it.each<[string, string]>([
+    ['../../etc/passwd', 'path_separator'],
+    ['shoes/red', 'path_separator'],
+    ['C:\\photos\\red.jpg', 'path_separator'],
+    ['red\nshoes', 'control_character'],
+    ['red\tshoes', 'control_character'],
+    ['red\u0000shoes', 'control_character'],
+    ['red\u0085shoes', 'control_character'],
+    ['invoice\u202egpj.exe', 'bidi_control'],
+    ['red\u2066shoes\u2069', 'bidi_control'],
+    ['red\u200fshoes', 'bidi_control'],
+  ])('refuses %j, which it would otherwise have to guess at (%s)', (input, reason) => {
+    expect(normalizeFilename(input, en)).toEqual({ ok: false, reason });
+  });
+
+  it('refuses a name over 60 characters instead of cutting what a person typed', () => {
     const input = 'sunset over the mountains with golden light reflecting on calm lake water';
-    expect(normalizeFilename(input, en)).toEqual({
-      ok: true,
-      stem: 'sunset-over-the-mountains-with-golden-light-reflecting',
-      filename: 'sunset-over-the-mountains-with-golden-light-reflecting.jpg',
-    });
+    expect(normalizeFilename(input, en)).toEqual({ ok: false, reason: 'too_long' });
+    expect(normalizeFilename('x'.repeat(MAX_STEM_LENGTH + 1), en)).toEqual({ ok: false, reason: 'too_long' });
+    expect(normalizeFilename('x'.repeat(10_000), en)).toEqual({ ok: false, reason: 'too_long' });
   });
 
-  it('fills exactly 60 characters when the words allow it', () => {
-    const words = ['abcdefghi', 'bcdefghij', 'cdefghijk', 'defghijkl', 'efghijklm', 'fghijklmn', 'ghijklmno'];
-    const result = normalizeFilename(words.join(' '), en);
-    expect(result.ok && result.stem).toBe(words.slice(0, 6).join('-'));
-    expect(result.ok && result.stem.length).toBe(MAX_STEM_LENGTH - 1);
-    const exact = normalizeFilename(`${'a'.repeat(29)} ${'b'.repeat(30)} c`, en);
-    expect(exact.ok && exact.stem).toBe(`${'a'.repeat(29)}-${'b'.repeat(30)}`);
-  });
-
-  it('shortens a single word longer than the limit', () => {
-    expect(normalizeFilename('x'.repeat(80), en)).toMatchObject({ ok: true, stem: 'x'.repeat(MAX_STEM_LENGTH) });
+  it('accepts exactly 60 characters, counted after normalising', () => {
+    const exact = `${'a'.repeat(29)} ${'b'.repeat(30)}`;
+    expect(normalizeFilename(exact, en)).toMatchObject({ ok: true, stem: `${'a'.repeat(29)}-${'b'.repeat(30)}` });
+    // Stop words at the ends and repeated words are dropped before the length is measured.
+    expect(normalizeFilename(`the ${exact} ${'a'.repeat(29)} of`, en)).toMatchObject({ ok: true });
+    expect(normalizeFilename(`${exact} c`, en)).toEqual({ ok: false, reason: 'too_long' });
   });
 
   it('gives the same answer for its own output', () => {
@@ -109,6 +117,28 @@ describe('normalizeFilename', () => {
       expect(first.ok).toBe(true);
       if (first.ok) expect(normalizeFilename(first.filename, de)).toEqual(first);
     }
+  });
+});
+
+describe('originalAsFilename', () => {
+  it.each<[string, string, FilenameOptions]>([
+    ['IMG_4411.JPG', 'img-4411.jpg', en],
+    ['IMG_4411.JPG', 'img-4411.png', { format: 'png', locale: 'en' }],
+    ['DSC_0042 copy.jpeg', 'dsc-0042-copy.jpg', en],
+    ['The Red Shoes of Summer.png', 'the-red-shoes-of-summer.jpg', en],
+    ['Grüße aus Köln.jpg', 'gruesse-aus-koeln.jpg', de],
+    ['../../etc/passwd', 'etc-passwd.jpg', en],
+    ['red\u202eshoes.jpg', 'red-shoes.jpg', en],
+    ['CON.jpg', 'con-file.jpg', en],
+    ['東京.jpg', 'untitled.jpg', en],
+    ['.jpg', 'untitled.jpg', en],
+  ])('%j → %s', (original, expected, options) => {
+    expect(originalAsFilename(original, options)).toBe(expected);
+  });
+
+  it('stays within 60 characters', () => {
+    const name = originalAsFilename(`${'holiday '.repeat(3)}${'y'.repeat(80)}.jpg`, en);
+    expect(name.length - '.jpg'.length).toBeLessThanOrEqual(MAX_STEM_LENGTH);
   });
 });
 

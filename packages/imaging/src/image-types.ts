@@ -1,3 +1,4 @@
+import type { ImageFormat } from '@renamer/contracts';
 import { fileTypeFromBuffer } from 'file-type';
 
 /** How many leading bytes `sniffImageType` needs: file-type's recommended sample size. */
@@ -16,6 +17,16 @@ export type AllowedImageType = (typeof ALLOWED_IMAGE_TYPES)[number];
 export function isAllowedImageType(mime: string): mime is AllowedImageType {
   return (ALLOWED_IMAGE_TYPES as readonly string[]).includes(mime);
 }
+
+/** The format each allowed type is decoded as. */
+export const FORMAT_OF_TYPE: Readonly<Record<AllowedImageType, ImageFormat>> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
+  'image/tiff': 'tiff',
+};
 
 export interface SniffedType {
   mime: string;

@@ -4,6 +4,7 @@ export { readImageMetadata, UnsupportedImageError } from './image-metadata';
 export {
   ALLOWED_IMAGE_TYPES,
   type AllowedImageType,
+  FORMAT_OF_TYPE,
   isAllowedImageType,
   SNIFF_HEAD_BYTES,
   type SniffedType,

@@ -1,8 +1,8 @@
-import type { ImageFormat, ImageMetadata } from '@renamer/contracts';
+import type { ImageMetadata } from '@renamer/contracts';
 import sharp, { type Metadata } from 'sharp';
 import { ANIMATED_FORMATS, decodeEveryBlock } from './decode-every-block';
 import { toImageMetadata } from './image-metadata';
-import { type AllowedImageType, isAllowedImageType } from './image-types';
+import { FORMAT_OF_TYPE, isAllowedImageType } from './image-types';
 import { checkSingleFormat, type SingleFormatRefusal } from './single-format-check';
 
 export type SafetyRefusal =
@@ -20,15 +20,6 @@ export interface SafetyOptions {
   sniffedMime: string;
   maxPixels: number;
 }
-
-const FORMAT_OF_TYPE: Record<AllowedImageType, ImageFormat> = {
-  'image/jpeg': 'jpeg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'image/avif': 'avif',
-  'image/tiff': 'tiff',
-};
 
 const refuse = (reason: SafetyRefusal, detail: string): SafetyResult => ({ ok: false, reason, detail });
 

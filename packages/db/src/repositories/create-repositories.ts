@@ -1,6 +1,7 @@
 import type { Database } from '../client';
 import { createAnalyticsRepository } from './analytics';
 import { createApiKeyRepository } from './api-keys';
+import { createArchiveEntryRepository } from './archive-entries';
 import { createAuditLogRepository } from './audit-log';
 import { createBatchRepository } from './batches';
 import { createCredentialRepository } from './credentials';
@@ -19,6 +20,7 @@ export function createRepositories(db: Database) {
   return {
     analytics: createAnalyticsRepository(db),
     apiKeys: createApiKeyRepository(db),
+    archiveEntries: createArchiveEntryRepository(db),
     auditLog: createAuditLogRepository(db),
     batches: createBatchRepository(db),
     credentials: createCredentialRepository(db),

@@ -1,4 +1,4 @@
-import { eq, lte, sql } from 'drizzle-orm';
+import { desc, eq, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { downloads } from '../schema';
 
@@ -18,6 +18,15 @@ export function createDownloadRepository(db: Database) {
     async findById(id: string, tx?: Executor): Promise<Download | null> {
       const [row] = await (tx ?? db).select().from(downloads).where(eq(downloads.id, id));
       return row ?? null;
+    },
+
+    /** The user's download records, newest first. */
+    async listForUser(userId: string, tx?: Executor): Promise<Download[]> {
+      return (tx ?? db)
+        .select()
+        .from(downloads)
+        .where(eq(downloads.userId, userId))
+        .orderBy(desc(downloads.createdAt), desc(downloads.id));
     },
 
     /** Adds the bytes of one serving of the link (a link may be fetched more than once). */

@@ -1,30 +1,43 @@
-import { asc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { type FilenameSource, filenameHistory } from '../schema';
 
-export type FilenameHistoryEntry = typeof filenameHistory.$inferSelect;
+export type FilenameHistoryEntry = Omit<typeof filenameHistory.$inferSelect, 'seq'>;
 
 export interface NewFilenameHistoryEntry {
   imageId: string;
   oldFilename: string | null;
   newFilename: string;
   source: FilenameSource;
+  /** The user who made the change; null for the analyser. */
+  by: string | null;
 }
+
+const entryColumns = {
+  id: filenameHistory.id,
+  imageId: filenameHistory.imageId,
+  oldFilename: filenameHistory.oldFilename,
+  newFilename: filenameHistory.newFilename,
+  source: filenameHistory.source,
+  by: filenameHistory.by,
+  createdAt: filenameHistory.createdAt,
+};
 
 export function createFilenameHistoryRepository(db: Database) {
   return {
+    /** Callers that change a filename use `images.changeFilename`, which appends in the same transaction. */
     async append(entry: NewFilenameHistoryEntry, tx?: Executor): Promise<FilenameHistoryEntry> {
-      const [row] = await (tx ?? db).insert(filenameHistory).values(entry).returning();
+      const [row] = await (tx ?? db).insert(filenameHistory).values(entry).returning(entryColumns);
       return row!;
     },
 
-    /** Oldest first. */
+    /** Newest first, in the order the changes were made. */
     async listForImage(imageId: string, tx?: Executor): Promise<FilenameHistoryEntry[]> {
       return (tx ?? db)
-        .select()
+        .select(entryColumns)
         .from(filenameHistory)
         .where(eq(filenameHistory.imageId, imageId))
-        .orderBy(asc(filenameHistory.createdAt), asc(filenameHistory.id));
+        .orderBy(desc(filenameHistory.seq));
     },
   };
 }

@@ -8,7 +8,7 @@ import { and, asc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { keysetOrder, keysetPage, type Page, type PageParams } from '../pagination';
-import { images } from '../schema';
+import { type FilenameSource, filenameHistory, images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
 export type Image = typeof images.$inferSelect;
@@ -45,6 +45,15 @@ export type ImageUpdate = Partial<
   >
 >;
 
+/** A new filename, who gave it, and what changes with it (a status, the analysis result). */
+export interface NewFilename {
+  filename: string;
+  source: FilenameSource;
+  /** The user who made the change; null for the analyser. */
+  by: string | null;
+  set?: Omit<ImageUpdate, 'filename'>;
+}
+
 export interface ImageListParams extends PageParams {
   status?: ImageStatus;
 }
@@ -60,10 +69,13 @@ export function createImageRepository(db: Database) {
     /** One INSERT for the whole list. Match returned rows to inputs by `storageKey` (unique). */
     async insertMany(inputs: readonly NewImage[], tx?: Executor): Promise<Image[]> {
       if (inputs.length === 0) return [];
-      return (tx ?? db)
-        .insert(images)
-        .values([...inputs])
-        .returning();
+      // One millisecond apart (the columns' precision) in the order given, so that the batch's order (created_at,
+      // then id) is the upload's: the preview, the ZIP and the image list follow the order the files were sent in.
+      const inOrder = inputs.map((input, index) => ({
+        ...input,
+        createdAt: sql`now() + ${index} * interval '1 millisecond'`,
+      }));
+      return (tx ?? db).insert(images).values(inOrder).returning();
     },
 
     /** For internal callers (worker, admin). Requests on behalf of a user use `findByIdForUser`. */
@@ -81,7 +93,7 @@ export function createImageRepository(db: Database) {
       return row ?? null;
     },
 
-    /** One page of a user's batch, in upload order; empty for another user's batch. */
+    /** One page of a user's batch in a stable order (created_at, then id); empty for another user's batch. */
     async listByBatch(
       batchId: string,
       userId: string,
@@ -122,7 +134,6 @@ export function createImageRepository(db: Database) {
         .orderBy(images.checksum, images.createdAt, images.id);
     },
 
-    /** Whether another image of the batch already holds `filename`. */
     /** The batch's filenames that start with `stem` (the name and its numbered variants), in one query. */
     async filenamesStartingWith(
       batchId: string,
@@ -143,6 +154,7 @@ export function createImageRepository(db: Database) {
       return rows.flatMap((row) => (row.filename ? [row.filename] : []));
     },
 
+    /** Whether another image of the batch already holds `filename`. */
     async isFilenameTaken(batchId: string, filename: string, exceptImageId?: string, tx?: Executor): Promise<boolean> {
       const [row] = await (tx ?? db)
         .select({ id: images.id })
@@ -158,7 +170,6 @@ export function createImageRepository(db: Database) {
       return row !== undefined;
     },
 
-    /** Image counts of the batch per status, zero for absent states. */
     /** Status counts of several batches in one grouped query (batches without images are absent). */
     async countByStatusForBatches(batchIds: readonly string[], tx?: Executor): Promise<Map<string, ImageStatusCounts>> {
       const result = new Map<string, ImageStatusCounts>();
@@ -176,6 +187,7 @@ export function createImageRepository(db: Database) {
       return result;
     },
 
+    /** Image counts of the batch per status, zero for absent states. */
     async countByStatus(batchId: string, tx?: Executor): Promise<ImageStatusCounts> {
       const rows = await (tx ?? db)
         .select({ status: images.status, count: sql<number>`count(*)::integer` })
@@ -204,6 +216,45 @@ export function createImageRepository(db: Database) {
     },
 
     /**
+     * Gives the image a new filename (with `change.set`) and appends the change to its history in the same
+     * transaction, while the image is in one of `condition.expectStatus`; null when it is not, or is gone.
+     * A name another image of the batch holds throws the violation of UNIQUE_FILENAME_PER_BATCH and leaves
+     * everything as it was (inside a caller's transaction too: the change runs in a savepoint of its own).
+     */
+    async changeFilename(
+      id: string,
+      change: NewFilename,
+      condition: UpdateCondition<ImageStatus> = {},
+      tx?: Executor,
+    ): Promise<Image | null> {
+      return (tx ?? db).transaction(async (inner) => {
+        const [before] = await inner
+          .select({ filename: images.filename })
+          .from(images)
+          .where(
+            and(eq(images.id, id), condition.expectStatus ? inArray(images.status, condition.expectStatus) : undefined),
+          )
+          .for('update');
+        if (!before) return null;
+        const [row] = await inner
+          .update(images)
+          .set({ ...change.set, filename: change.filename })
+          .where(eq(images.id, id))
+          .returning();
+        await inner.insert(filenameHistory).values({
+          imageId: id,
+          oldFilename: before.filename,
+          newFilename: change.filename,
+          source: change.source,
+          by: change.by,
+          // The moment of the change, after the row lock was granted, not when the transaction began.
+          createdAt: sql`clock_timestamp()`,
+        });
+        return row ?? null;
+      });
+    },
+
+    /**
      * Claims the image for an analysis attempt (the domain's `claim` event: queued, or processing for a
      * job run again, becomes processing) and counts the attempt. Null when it is in any other state
      * (cancelled meanwhile, say).
@@ -222,18 +273,30 @@ export function createImageRepository(db: Database) {
     },
 
     /**
-     * Moves every image of the batch that is in one of `from` to `to` (cancel, retry, approve all),
-     * applying `set` to the same rows. Returns the ids of the images that changed.
+     * Moves every image of the batch that is in one of `from` to `to` (cancel, retry, approve all), or only
+     * those of `imageIds` among them, applying `set` to the same rows: one statement. Returns the ids of the
+     * images that changed.
      */
     async transitionByBatch(
       batchId: string,
-      transition: { from: readonly ImageStatus[]; to: ImageStatus; set?: Omit<ImageUpdate, 'status'> },
+      transition: {
+        from: readonly ImageStatus[];
+        to: ImageStatus;
+        set?: Omit<ImageUpdate, 'status'>;
+        imageIds?: readonly string[];
+      },
       tx?: Executor,
     ): Promise<string[]> {
       const changed = await (tx ?? db)
         .update(images)
         .set({ ...transition.set, status: transition.to })
-        .where(and(eq(images.batchId, batchId), inArray(images.status, transition.from)))
+        .where(
+          and(
+            eq(images.batchId, batchId),
+            inArray(images.status, transition.from),
+            transition.imageIds ? inArray(images.id, [...transition.imageIds]) : undefined,
+          ),
+        )
         .returning({ id: images.id });
       return changed.map((row) => row.id);
     },

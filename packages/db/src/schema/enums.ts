@@ -1,8 +1,15 @@
-import { BATCH_STATUSES, IMAGE_STATUSES, PAYMENT_STATUSES, PLANS, ROLES } from '@renamer/contracts';
+import {
+  BATCH_STATUSES,
+  FILENAME_SOURCES,
+  type FilenameSource,
+  IMAGE_STATUSES,
+  PAYMENT_STATUSES,
+  PLANS,
+  ROLES,
+} from '@renamer/contracts';
 import { pgEnum } from 'drizzle-orm/pg-core';
 
-export const FILENAME_SOURCES = ['user', 'proposal', 'revert'] as const;
-export type FilenameSource = (typeof FILENAME_SOURCES)[number];
+export { FILENAME_SOURCES, type FilenameSource };
 
 export const DOWNLOAD_KINDS = ['zip', 'image'] as const;
 export type DownloadKind = (typeof DOWNLOAD_KINDS)[number];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** A link anyone holding it can fetch until `expiresAt`. */
+export const DownloadLinkResponse = z.object({
+  url: z.url(),
+  expiresAt: z.iso.datetime(),
+});
+export type DownloadLinkResponse = z.infer<typeof DownloadLinkResponse>;
+
+/** A query switch: `true` or `false` (the default). */
+const flag = (description: string) =>
+  z
+    .enum(['true', 'false'])
+    .describe(description)
+    .default('false')
+    .transform((value) => value === 'true');
+
+export const ImageDownloadQuery = z.object({
+  embed: flag(
+    'Write the title, alt text and keywords into a copy of the file (XMP and IPTC); the original is untouched.',
+  ),
+});
+
+/** One file of a batch's archive: the image under its current filename. */
+export const ArchiveEntryView = z.object({
+  imageId: z.uuid(),
+  originalFilename: z.string(),
+  /** The entry's name in the archive. */
+  filename: z.string(),
+  status: z.enum(['ready', 'approved']),
+  approved: z.boolean(),
+});
+export type ArchiveEntryView = z.infer<typeof ArchiveEntryView>;
+
+export const BatchPreviewQuery = z.object({
+  approvedOnly: flag('Only approved images.'),
+});
+
+export const BatchPreview = z.object({
+  batchId: z.uuid(),
+  entries: z.array(ArchiveEntryView),
+});
+export type BatchPreview = z.infer<typeof BatchPreview>;
+
+export const BatchDownloadQuery = BatchPreviewQuery.extend({
+  embed: flag('Write each image’s title, alt text and keywords into its copy in the archive (XMP and IPTC).'),
+  manifest: flag('Add the rename kit: renamer/manifest.csv and, with baseUrl, redirect maps and an image sitemap.'),
+  baseUrl: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Where the images are served today (a path or an absolute URL), for the redirect maps; with manifest.'),
+}).refine((query) => query.baseUrl === undefined || query.manifest, {
+  path: ['baseUrl'],
+  message: 'goes with manifest=true',
+});
+
+export const BatchDownloadResponse = DownloadLinkResponse.extend({
+  entries: z.number().int().min(1).describe('How many images the archive holds (its entries are the preview’s).'),
+});
+export type BatchDownloadResponse = z.infer<typeof BatchDownloadResponse>;

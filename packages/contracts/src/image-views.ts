@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ListQuery } from './batches';
+import { ImageStatus } from './enums';
+import { ImageMetadata, VisionTag } from './images';
+
+// In the order of the database enum `filename_source`.
+export const FILENAME_SOURCES = ['user', 'proposal', 'revert'] as const;
+/** Who gave an image a filename: the analyser's proposal, a person's rename, or a revert. */
+export const FilenameSource = z.enum(FILENAME_SOURCES);
+export type FilenameSource = z.infer<typeof FilenameSource>;
+
+export const ImageIdParams = z.object({ imageId: z.uuid() });
+
+/** An image as its owner sees it. `metadata` is null until the image has been analysed. */
+export const ImageView = z.object({
+  id: z.uuid(),
+  batchId: z.uuid(),
+  status: ImageStatus,
+  originalFilename: z.string(),
+  proposedFilename: z.string().nullable(),
+  filename: z.string().nullable(),
+  approved: z.boolean(),
+  approvedAt: z.iso.datetime().nullable(),
+  checksum: z.string().describe('SHA-256 of the bytes, lowercase hex.'),
+  size: z.number().int(),
+  mimeType: z.string(),
+  metadata: ImageMetadata.nullable(),
+  visionTags: z.array(VisionTag),
+  altText: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type ImageView = z.infer<typeof ImageView>;
+
+export const FilenameChange = z.object({
+  from: z.string().nullable(),
+  to: z.string(),
+  source: FilenameSource,
+  by: z.uuid().nullable().describe('The user who made the change; null for the analyser.'),
+  at: z.iso.datetime(),
+});
+export type FilenameChange = z.infer<typeof FilenameChange>;
+
+export const ImageDetail = ImageView.extend({
+  history: z.array(FilenameChange).describe('Every change of the filename, newest first.'),
+});
+export type ImageDetail = z.infer<typeof ImageDetail>;
+
+export const ImageList = z.object({ items: z.array(ImageView), nextCursor: z.string().nullable() });
+
+export const ImageListQuery = ListQuery.extend({ status: ImageStatus.optional() });
+
+export const RenameImageBody = z.object({
+  filename: z
+    .string()
+    .describe('Normalised by the filename rules; the extension always follows the image’s real format.'),
+});
+
+export const REVERT_TARGETS = ['original', 'proposed'] as const;
+/** Optional: a request without a body reverts to the original name. */
+export const RevertImageBody = z
+  .object({
+    to: z
+      .enum(REVERT_TARGETS)
+      .optional()
+      .describe('`original` (the default): the uploaded name, made path-safe; `proposed`: the analyser’s proposal.'),
+  })
+  .nullish();
+
+/** Optional: a request without a body approves every ready image of the batch. */
+export const ApproveBatchBody = z
+  .object({
+    imageIds: z
+      .array(z.uuid())
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('Approve only these of the batch’s ready images; every ready image when left out.'),
+  })
+  .nullish();
+
+export const ApproveBatchResponse = z.object({ approved: z.number().int().min(0) });
