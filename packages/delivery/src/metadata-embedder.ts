@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { keywordKey, type SeoFields, uniqueKeywords } from './seo-fields';
+
+export interface MetadataEmbedder {
+  /**
+   * Copies `source` to a temp file, writes the SEO fields with exiftool, returns the result as a stream (temp file
+   * removed when the stream closes or is destroyed, also on error) and its size.
+   */
+  embed(source: Readable, fields: SeoFields, extension: string): Promise<{ stream: Readable; size: number }>;
+  close(): Promise<void>;
+}
+
+/** exiftool could not write the fields into a file it can otherwise write (damaged metadata, say). */
+export class MetadataEmbedError extends Error {
+  override readonly name = 'MetadataEmbedError';
+}
+
+/**
+ * The formats exiftool writes, by extension, and whether they can hold IPTC (WebP, AVIF and GIF cannot: exiftool
+ * skips IPTC tags there without a word, so they are not asked for).
+ */
+const WRITABLE_FORMATS: Record<string, { iptc: boolean }> = {
+  jpg: { iptc: true },
+  jpeg: { iptc: true },
+  jpe: { iptc: true },
+  png: { iptc: true },
+  tif: { iptc: true },
+  tiff: { iptc: true },
+  webp: { iptc: false },
+  avif: { iptc: false },
+  gif: { iptc: false },
+};
+
+/**
+ * IPTC strings already in the file are in the character set it declares (Latin-1 when none): re-written from
+ * themselves, they come out as UTF-8 too, so switching CodedCharacterSet garbles none of them. Keywords and the
+ * character set itself are left out of the copy: they are set below.
+ */
+const REENCODE_IPTC_ARGS = ['-tagsFromFile', '@', '-IPTC:all', '--IPTC:Keywords', '--IPTC:CodedCharacterSet'];
+
+export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmbedder {
+  const exiftool = new ExifTool({ useMWG: false });
+  let closed = false;
+
+  async function writeFields(file: string, fields: SeoFields, iptc: boolean): Promise<void> {
+    // JSONQ quotes every value: a keyword "1.50" or "true" must come back as written, not as a number or boolean.
+    const existing = await exiftool.readRaw(file, {
+      readArgs: ['-G1', '-api', 'StructFormat=JSONQ', '-XMP-dc:Subject', '-IPTC:all'],
+    });
+    const keywords = mergeKeywords(
+      [
+        ...asStrings(existing['XMP-dc:Subject' as keyof typeof existing]),
+        ...asStrings(existing['IPTC:Keywords' as keyof typeof existing]),
+      ],
+      fields.keywords,
+    );
+    const tags: Record<string, string | string[]> = {};
+    if (fields.title) tags['XMP-dc:Title'] = fields.title;
+    if (fields.description) tags['XMP-dc:Description'] = fields.description;
+    if (fields.altText) tags['XMP-iptcCore:AltTextAccessibility'] = fields.altText;
+    if (keywords.length > 0) tags['XMP-dc:Subject'] = keywords;
+    const writeArgs = ['-overwrite_original'];
+    if (iptc) {
+      if (keywords.length > 0) tags['IPTC:Keywords'] = keywords;
+      tags['IPTC:CodedCharacterSet'] = 'UTF8';
+      const hasIptc = Object.keys(existing).some((name) => name.startsWith('IPTC:'));
+      if (hasIptc && existing['IPTC:CodedCharacterSet' as keyof typeof existing] !== 'UTF8') {
+        writeArgs.push(...REENCODE_IPTC_ARGS);
+      }
+    }
+    await exiftool.write(file, tags as WriteTags, { writeArgs });
+  }
+
+  return {
+    async embed(source, fields, extension) {
+      const suffix = extension.replace(/^\./, '').toLowerCase();
+      const format = Object.hasOwn(WRITABLE_FORMATS, suffix) ? WRITABLE_FORMATS[suffix] : undefined;
+      const file = join(options.tmpDir, `${randomUUID()}${format ? `.${suffix}` : ''}`);
+      try {
+        if (closed) throw new Error('The metadata embedder is closed');
+        await mkdir(options.tmpDir, { recursive: true });
+        await pipeline(source, createWriteStream(file, { flags: 'wx' }));
+        if (format) {
+          await writeFields(file, fields, format.iptc).catch((error: unknown) => {
+            throw new MetadataEmbedError(`exiftool could not write the metadata: ${String(error)}`, { cause: error });
+          });
+        }
+        const { size } = await stat(file);
+        const stream = createReadStream(file);
+        stream.once('close', () => void removeQuietly(file));
+        return { stream, size };
+      } catch (error) {
+        source.destroy(); // the object store's stream, when the copy never started
+        await removeQuietly(file);
+        throw error;
+      }
+    },
+    async close() {
+      closed = true;
+      await exiftool.end();
+    },
+  };
+}
+
+/**
+ * The keywords already in the file, each kept exactly as written (only exact repeats between XMP and IPTC go),
+ * then the tags that are not among them.
+ */
+function mergeKeywords(existing: string[], tags: string[]): string[] {
+  const kept = [...new Set(existing)];
+  const present = new Set(kept.map(keywordKey));
+  return [...kept, ...uniqueKeywords(tags).filter((tag) => !present.has(keywordKey(tag)))];
+}
+
+function asStrings(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/** Cleanup must not hide the error that caused it, nor crash the process from a stream's close handler. */
+async function removeQuietly(file: string): Promise<void> {
+  await rm(file, { force: true }).catch(() => undefined);
+}
