@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, string> = {
   http: 'bench/http.ts',
   upload: 'bench/upload.ts',
   ws: 'bench/ws.ts',
+  zip: 'bench/zip.ts',
 };
 const given = process.argv.slice(2).filter((arg) => arg !== '--');
 const names = given.filter((arg) => !arg.startsWith('--'));

@@ -1,6 +1,7 @@
 import { createAccountService } from '@renamer/accounts';
 import { AppError } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
+import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
 import { turnOffImageCache } from '@renamer/imaging';
 import {
@@ -16,6 +17,9 @@ import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { createApiKeyService } from './services/api-keys';
 import { createBatchService } from './services/batches/batch-service';
 import { createUploadService } from './services/batches/upload-service';
+import { createDeliveryLinks } from './services/downloads/delivery-links';
+import { createDownloadService } from './services/downloads/download-service';
+import { createImageService } from './services/images/image-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
 import { createProgressHub } from './ws/progress-hub';
@@ -79,6 +83,12 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     publish,
     store: platform.store,
   });
+  const images = createImageService({
+    images: repositories.images,
+    batches: repositories.batches,
+    filenameHistory: repositories.filenameHistory,
+    tracker,
+  });
   const uploads = createUploadService({
     db: platform.db.db,
     users: repositories.users,
@@ -93,6 +103,20 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
       tmpDir: env.UPLOAD_TMP_DIR,
       checkConcurrency: env.UPLOAD_CHECK_CONCURRENCY,
     },
+  });
+
+  // One long-lived ExifTool for every embedding; it starts on first use.
+  const embedder = createMetadataEmbedder({ tmpDir: env.UPLOAD_TMP_DIR });
+  const downloads = createDownloadService({
+    archiveEntries: repositories.archiveEntries,
+    images: repositories.images,
+    batches: repositories.batches,
+    downloads: repositories.downloads,
+    store: platform.store,
+    links: createDeliveryLinks(env.SESSION_SECRET),
+    publicUrl: env.PUBLIC_URL,
+    signingSecret: env.SESSION_SECRET,
+    embedder,
   });
 
   const progressHub = createProgressHub({
@@ -138,12 +162,15 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     account,
     apiKeys,
     batches,
+    images,
     uploads,
+    downloads,
     progressHub,
     listenForProgress,
 
     async close() {
       await progressHub.close();
+      await embedder.close();
       // Disconnecting drops the subscription too, and never waits for a Redis that is down.
       progressSubscriber?.disconnect();
       // Bounded: BullMQ waits for Redis without end, and the shared connection is closed with the platform.

@@ -7,7 +7,9 @@ import { API_OPENAPI } from './openapi-info';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
 import { batchRoutes } from './routes/batches';
+import { downloadRoutes } from './routes/downloads';
 import { filesRoutes } from './routes/files';
+import { imageRoutes } from './routes/images';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
@@ -30,6 +32,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
     securityHeaders: true,
+    checkResponses: env.NODE_ENV === 'test',
   });
   const services = createApiServices(deps);
   app.addHook('onListen', async () => services.listenForProgress());
@@ -56,7 +59,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     secureCookies: secureCookies(env),
     sessionTtlSeconds: env.SESSION_TTL,
   });
-  await app.register(filesRoutes, { store: platform.store, signingSecret: env.SESSION_SECRET });
+  await app.register(filesRoutes, { downloads: services.downloads });
 
   // Everything else.
   await app.register(requireCredentials, {
@@ -64,6 +67,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       await signedIn.register(accountRoutes, { account: services.account, signIn: services.signIn });
       await signedIn.register(apiKeyRoutes, { apiKeys: services.apiKeys });
       await signedIn.register(batchRoutes, { batches: services.batches, uploads: services.uploads });
+      await signedIn.register(downloadRoutes, { downloads: services.downloads });
+      await signedIn.register(imageRoutes, { images: services.images });
       await signedIn.register(wsRoutes, {
         hub: services.progressHub,
         allowedOrigins: new Set([

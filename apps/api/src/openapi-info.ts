@@ -14,6 +14,7 @@ export const API_OPENAPI: OpenApiOptions = {
     { name: 'auth', description: 'Signing in and out, and the caller’s own account.' },
     { name: 'api-keys', description: 'Keys for scripts: `Authorization: Bearer <key>`, no CSRF token.' },
     { name: 'batches', description: 'Uploads and the progress of their analysis.' },
+    { name: 'images', description: 'A batch’s images: their names and history, approval and download links.' },
     { name: 'files', description: 'Signed download links, which need no credentials.' },
   ],
 };

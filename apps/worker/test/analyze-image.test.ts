@@ -94,6 +94,9 @@ describe('analyze-image', () => {
     });
     expect(imageEvents(image!.id).map((event) => event.status)).toEqual(['processing', 'ready']);
     expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');
+    expect(await world.repositories.filenameHistory.listForImage(image!.id)).toMatchObject([
+      { oldFilename: null, newFilename: 'red-shoes-landscape.png', source: 'proposal', by: null },
+    ]);
   });
 
   it('takes the next number when another worker took the name between its read and its write', async () => {
@@ -115,7 +118,12 @@ describe('analyze-image', () => {
           const taken = await realImages.filenamesStartingWith(...args);
           if (!raced) {
             raced = true;
-            await realImages.update(theirs!.id, { filename: 'beach-square.png', proposedFilename: 'beach-square.png' });
+            await realImages.changeFilename(theirs!.id, {
+              filename: 'beach-square.png',
+              source: 'proposal',
+              by: null,
+              set: { proposedFilename: 'beach-square.png' },
+            });
           }
           return taken;
         },
@@ -127,6 +135,10 @@ describe('analyze-image', () => {
     });
     expect((await imageRow(mine!.id)).filename).toBe('beach-square-2.png');
     expect((await imageRow(theirs!.id)).filename).toBe('beach-square.png');
+    // The lost race left no trace: one history row, for the name the image got.
+    expect((await world.repositories.filenameHistory.listForImage(mine!.id)).map((entry) => entry.newFilename)).toEqual(
+      ['beach-square-2.png'],
+    );
   });
 
   it('puts the image back in the queue, with no error shown, when an attempt fails and another follows', async () => {

@@ -30,6 +30,11 @@ export const commonEnv = {
   NODE_ENV: NodeEnv,
   LOG_LEVEL: LogLevel,
   DATABASE_URL: url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/renamer'),
+  /**
+   * Connections each process keeps. Queries beyond them are pipelined on open connections, and fewer
+   * connections carry more queries per write (docs/benchmarks.md: the pool-size sweep).
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
   REDIS_URL: url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
   REDIS_PREFIX: z
     .string()
@@ -45,6 +50,8 @@ export const storageEnv = {
   STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
   STORAGE_DIR: z.string().min(1).default('.data/objects'),
   S3_ENDPOINT: url(['http', 'https']).optional(),
+  /** Where browsers reach the store (presigned links); S3_ENDPOINT when unset. */
+  S3_PUBLIC_ENDPOINT: url(['http', 'https']).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY: z.string().min(1).optional(),
   S3_SECRET_KEY: z.string().min(1).optional(),

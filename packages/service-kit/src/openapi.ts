@@ -41,6 +41,8 @@ export function withErrors(schema: FastifySchema | undefined, codes: readonly Er
 }
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+// The repository is private and carries no open-source licence.
+const LICENSE: OpenAPIV3_1.LicenseObject = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 const { $schema: _dialect, ...problemJsonSchema } = z.toJSONSchema(Problem, {
   io: 'output',
 }) as OpenAPIV3_1.SchemaObject;
@@ -84,7 +86,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: options.title, version: options.version, description: options.description },
+      info: { title: options.title, version: options.version, description: options.description, license: LICENSE },
       // Relative: the service that serves the document serves the operations.
       servers: [{ url: '/', description: 'This service.' }],
       tags: options.tags,

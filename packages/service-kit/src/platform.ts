@@ -22,6 +22,7 @@ export function storageConfigFromEnv(env: PlatformEnv): ObjectStoreConfig {
     return {
       driver: 's3',
       endpoint: env.S3_ENDPOINT!,
+      publicEndpoint: env.S3_PUBLIC_ENDPOINT,
       region: env.S3_REGION,
       accessKey: env.S3_ACCESS_KEY!,
       secretKey: env.S3_SECRET_KEY!,
@@ -31,11 +32,16 @@ export function storageConfigFromEnv(env: PlatformEnv): ObjectStoreConfig {
   return { driver: 'fs', dir: env.STORAGE_DIR, publicUrl: env.PUBLIC_URL, signingSecret: env.SESSION_SECRET };
 }
 
-export function createPlatform(env: PlatformEnv, options: { logger?: Logger; dbPoolSize?: number } = {}): Platform {
-  const db = createDb(env.DATABASE_URL, { max: options.dbPoolSize ?? 10 });
+export function createPlatform(env: PlatformEnv, options: { logger?: Logger } = {}): Platform {
+  const db = createDb(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
   // Fail fast while Redis is down (BullMQ workers get their own connection that waits instead): a
-  // request must not hang on a rate-limit counter or a progress event.
-  const redis = createRedis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 }, options.logger);
+  // request must not hang on a rate-limit counter or a progress event. Commands issued in the same tick (the
+  // rate-limit counters of concurrent requests) leave in one write.
+  const redis = createRedis(
+    env.REDIS_URL,
+    { maxRetriesPerRequest: 1, commandTimeout: 2_000, enableAutoPipelining: true },
+    options.logger,
+  );
   const store = createObjectStore(storageConfigFromEnv(env));
   // The bucket or directory is created on first use, so a service whose storage is down still boots.
   let storeReady: Promise<void> | undefined;

@@ -62,7 +62,10 @@ const operation = (path: string, method: 'get' | 'post') => document.paths?.[pat
 
 describe('the OpenAPI document', () => {
   it('is served without credentials and describes the service', () => {
-    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Test API', version: '1.2.3' } });
+    expect(document).toMatchObject({
+      openapi: '3.1.0',
+      info: { title: 'Test API', version: '1.2.3', license: { name: 'Proprietary' } },
+    });
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 

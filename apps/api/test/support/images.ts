@@ -15,10 +15,10 @@ export async function photo(
     .toBuffer();
 }
 
-/** Random pixels barely compress, so this JPEG is large. */
-export async function largeJpeg(side: number): Promise<Buffer> {
+/** Random pixels barely compress, so this JPEG is large (about 1 MB per 600 × 600); each seed its own pixels. */
+export async function largeJpeg(side: number, seed = 12345): Promise<Buffer> {
   const raw = Buffer.alloc(side * side * 3);
-  let state = 12345;
+  let state = seed;
   for (let i = 0; i < raw.length; i++) {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
     raw[i] = state & 0xff;

@@ -16,7 +16,7 @@ import type { ObjectStore } from '@renamer/storage';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
 
 export interface AnalyzeImageDeps {
-  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'filenamesStartingWith'>;
+  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith'>;
   batches: Pick<BatchRepository, 'findById'>;
   store: Pick<ObjectStore, 'get'>;
   tracker: Pick<BatchTracker, 'imagesChanged'>;
@@ -51,8 +51,10 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
   }
 
   /**
-   * Writes the result under the first free name of the batch (`name`, `name-2`, …), read in one query.
-   * The unique index settles two workers racing for one name: the loser reads again and moves on.
+   * Writes the result under the first free name of the batch (`name`, `name-2`, …), read in one query,
+   * with the proposal's history row (by nobody: the analyser) in the same transaction. The unique index
+   * settles two workers racing for one name: the loser's transaction writes nothing; it reads again and
+   * moves on.
    */
   async function recordResult(imageId: string, batchId: string, proposed: string, result: AnalysisResult) {
     const stem = proposed.slice(0, proposed.lastIndexOf('.'));
@@ -61,9 +63,14 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
       const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, stem, imageId)), ...collided]);
       const filename = uniqueFilename(proposed, taken);
       try {
-        return await deps.images.update(
+        return await deps.images.changeFilename(
           imageId,
-          { ...result, status: IMAGE_EVENTS.analysed.to, proposedFilename: filename, filename, error: null },
+          {
+            filename,
+            source: 'proposal',
+            by: null,
+            set: { ...result, status: IMAGE_EVENTS.analysed.to, proposedFilename: filename, error: null },
+          },
           { expectStatus: IMAGE_EVENTS.analysed.from },
         );
       } catch (error) {

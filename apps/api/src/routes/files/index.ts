@@ -1,23 +1,23 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '@renamer/contracts';
-import { contentDisposition, ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
+import { contentDisposition } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { DownloadService } from '../../services/downloads/download-service';
 
-/** The stored bytes, streamed; documented as binary. */
+/** The bytes, streamed; documented as binary. */
 const FileBytes = z.custom<Readable>().meta({ type: 'string', format: 'binary' });
 
 export interface FilesRoutesOptions {
-  store: Pick<ObjectStore, 'get' | 'stat'>;
-  signingSecret: string;
+  downloads: Pick<DownloadService, 'openLink'>;
 }
 
 /**
- * Serves the filesystem store's signed download links (`/api/files/<token>`): a tampered link is 403,
- * an expired one 410 `link_expired`; the object is streamed, never buffered.
+ * Serves signed download links (`/api/files/<token>`): a stored object (the filesystem driver's links), a
+ * batch's ZIP archive, or an image with its SEO fields embedded. A tampered link is 403, an expired one 410
+ * `link_expired`, one whose content went meanwhile 404; the bytes are streamed, never buffered.
  */
-export async function filesRoutes(app: FastifyInstance, { store, signingSecret }: FilesRoutesOptions) {
+export async function filesRoutes(app: FastifyInstance, { downloads }: FilesRoutesOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/files/:token',
     {
@@ -28,30 +28,25 @@ export async function filesRoutes(app: FastifyInstance, { store, signingSecret }
         params: z.object({ token: z.string().min(1).max(4096) }),
         response: {
           200: {
-            description: 'The stored bytes, streamed, with the file’s content type.',
-            content: { 'application/octet-stream': { schema: FileBytes } },
+            description: 'The bytes, streamed: an image with its own content type, or a batch’s archive.',
+            content: {
+              'application/octet-stream': { schema: FileBytes },
+              'application/zip': { schema: FileBytes },
+            },
           },
         },
         errors: ['forbidden', 'link_expired'],
       },
     },
     async (request, reply) => {
-      const link = verifyDownloadLink(request.params.token, signingSecret);
-      if (!link.ok && link.reason === 'expired') throw new AppError('link_expired', 'This download link has expired.');
-      if (!link.ok) throw new AppError('forbidden', 'This download link is not valid.');
-      const info = await store.stat(link.key);
-      if (!info) throw new AppError('not_found', 'The file behind this link no longer exists.');
-      const body = await store.get(link.key).catch((error) => {
-        if (error instanceof ObjectNotFoundError)
-          throw new AppError('not_found', 'The file behind this link no longer exists.');
-        throw error;
-      });
+      const file = await downloads.openLink(request.params.token, request.log);
       reply
-        .header('content-type', link.contentType ?? info.contentType ?? 'application/octet-stream')
-        .header('content-length', info.size)
-        .header('cache-control', 'private, no-store');
-      if (link.filename) reply.header('content-disposition', contentDisposition(link.filename));
-      return reply.send(body);
+        .header('content-type', file.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff');
+      if (file.size !== undefined) reply.header('content-length', file.size);
+      if (file.filename) reply.header('content-disposition', contentDisposition(file.filename));
+      return reply.send(file.body);
     },
   );
 }

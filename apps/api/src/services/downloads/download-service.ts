@@ -1,0 +1,289 @@
+import type { Readable } from 'node:stream';
+import {
+  AppError,
+  type ArchiveEntryView,
+  type BatchDownloadResponse,
+  type BatchPreview,
+  type DownloadLinkResponse,
+} from '@renamer/contracts';
+import type {
+  ArchiveContents,
+  ArchiveEntry,
+  ArchiveEntryRepository,
+  BatchRepository,
+  Download,
+  DownloadRepository,
+  Image,
+  ImageRepository,
+} from '@renamer/db';
+import {
+  buildRenameKit,
+  KIT_DIR,
+  type MetadataEmbedder,
+  parseBaseUrl,
+  type SeoFields,
+  seoFieldsFor,
+} from '@renamer/delivery';
+import { FILE_EXTENSIONS } from '@renamer/domain';
+import { FORMAT_OF_TYPE, isAllowedImageType } from '@renamer/imaging';
+import type { CallLog } from '@renamer/service-kit';
+import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
+import { countBytes } from './count-bytes';
+import type { ArchiveOptions, DeliveryLinks } from './delivery-links';
+import { safeEntryName, uniqueEntryNames } from './entry-names';
+import { zipArchive } from './zip-archive';
+
+export const IMAGE_LINK_SECONDS = 15 * 60;
+export const ARCHIVE_LINK_SECONDS = 60 * 60;
+
+export interface DownloadServiceDeps {
+  archiveEntries: Pick<ArchiveEntryRepository, 'listForUser'>;
+  images: Pick<ImageRepository, 'findByIdForUser'>;
+  batches: Pick<BatchRepository, 'findByIdForUser'>;
+  downloads: Pick<DownloadRepository, 'create' | 'findById' | 'addBytes'>;
+  store: Pick<ObjectStore, 'get' | 'stat' | 'downloadUrl'>;
+  links: DeliveryLinks;
+  /** The API's origin, where `/api/files/<token>` is served. */
+  publicUrl: string;
+  signingSecret: string;
+  /** Writes an image's SEO fields into a copy of it (one long-lived ExifTool). */
+  embedder: Pick<MetadataEmbedder, 'embed'>;
+  now?: () => Date;
+}
+
+/** What `GET /api/files/<token>` sends. */
+export interface ServedFile {
+  body: Readable;
+  contentType: string;
+  /** Content-Length, when known ahead. */
+  size?: number;
+  /** Served as an attachment under this name. */
+  filename?: string;
+}
+
+/** The extension a stored image's copy is written under, so that exiftool knows its format. */
+function extensionOf(mimeType: string): string {
+  return isAllowedImageType(mimeType) ? FILE_EXTENSIONS[FORMAT_OF_TYPE[mimeType]] : 'bin';
+}
+
+const noSuchBatch = () => new AppError('not_found', 'No such batch.');
+const noSuchImage = () => new AppError('not_found', 'No such image.');
+const gone = () => new AppError('not_found', 'What this link points to no longer exists.');
+
+/** Whole seconds, as the signed tokens carry them, so the expiry we answer is the one enforced. */
+function expiryAfter(now: Date, seconds: number): Date {
+  return new Date((Math.floor(now.getTime() / 1000) + seconds) * 1000);
+}
+
+/** The name an image is delivered under: its current filename, or (not named yet) its upload's name made safe. */
+const deliveredName = (image: Pick<Image, 'filename' | 'originalFilename'>) =>
+  image.filename ?? safeEntryName(image.originalFilename);
+
+/** The image's SEO fields under `filename`: its tags are what the analysis saw, then the batch's keywords. */
+function seoFields(
+  image: Pick<ArchiveEntry, 'altText' | 'visionTags'>,
+  filename: string,
+  keywords: readonly string[],
+): SeoFields {
+  const tags = [...image.visionTags.map((tag) => tag.label), ...keywords];
+  return seoFieldsFor({ filename, altText: image.altText, tags });
+}
+
+/** The archive's entries under the names they get in it (safe, unique), in upload order. */
+function namedEntries(contents: ArchiveContents) {
+  const names = uniqueEntryNames(
+    contents.entries.map((entry) => entry.filename),
+    [KIT_DIR],
+  );
+  return contents.entries.map((entry, index) => ({ ...entry, name: names[index]! }));
+}
+
+const toView = (entry: ArchiveEntry & { name: string }): ArchiveEntryView => ({
+  imageId: entry.imageId,
+  originalFilename: entry.originalFilename,
+  filename: entry.name,
+  status: entry.status,
+  approved: entry.approved,
+});
+
+/**
+ * Single downloads, the batch preview and the batch archive. The preview and the archive read the same
+ * function (`archiveEntries.listForUser`) and name entries the same way, so they cannot disagree.
+ */
+export function createDownloadService(deps: DownloadServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const filesUrl = (token: string) => `${deps.publicUrl.replace(/\/+$/, '')}/api/files/${token}`;
+
+  async function contentsFor(userId: string, batchId: string, approvedOnly: boolean) {
+    const contents = await deps.archiveEntries.listForUser(batchId, userId, { approvedOnly });
+    if (!contents) throw noSuchBatch();
+    return { contents, entries: namedEntries(contents) };
+  }
+
+  /** The stored original, or 404 when it went while the link was out. */
+  async function original(key: string): Promise<Readable> {
+    return deps.store.get(key).catch((error) => {
+      if (error instanceof ObjectNotFoundError) throw gone();
+      throw error;
+    });
+  }
+
+  function recordBytes(download: Download, log: CallLog) {
+    return (bytes: number) => {
+      deps.downloads.addBytes(download.id, bytes).catch((err) => {
+        log.error({ err, downloadId: download.id }, 'bytes of a download not recorded');
+      });
+    };
+  }
+
+  async function serveArchive(download: Download, options: ArchiveOptions, log: CallLog): Promise<ServedFile> {
+    if (download.kind !== 'zip' || !download.batchId) throw gone();
+    const { contents, entries } = await contentsFor(download.userId, download.batchId, download.approvedOnly).catch(
+      (error) => {
+        throw error instanceof AppError && error.code === 'not_found' ? gone() : error;
+      },
+    );
+    const mtime = now();
+    const streamed = entries.map((entry) => ({
+      name: entry.name,
+      mtime,
+      size: options.embed ? undefined : entry.size,
+      open: async () => {
+        const source = await original(entry.storageKey);
+        if (!options.embed) return source;
+        const fields = seoFields(entry, entry.name, contents.batch.keywords);
+        return (await deps.embedder.embed(source, fields, extensionOf(entry.mimeType))).stream;
+      },
+    }));
+    const kit = options.manifest
+      ? buildRenameKit(
+          entries.map((entry) => {
+            const { title, altText, keywords } = seoFields(entry, entry.name, contents.batch.keywords);
+            const { originalFilename, checksum, size } = entry;
+            return { originalFilename, filename: entry.name, title, altText, keywords, checksum, size };
+          }),
+          { baseUrl: options.baseUrl },
+        )
+      : [];
+    const archive = zipArchive(
+      streamed,
+      kit.map((file) => ({ ...file, mtime })),
+      {
+        onError: (err) => log.error({ err, downloadId: download.id }, 'archive cut off'),
+        onClose: recordBytes(download, log),
+      },
+    );
+    return {
+      body: archive.stream,
+      contentType: 'application/zip',
+      size: archive.size,
+      filename: `${safeEntryName(contents.batch.name ?? `batch-${contents.batch.id.slice(0, 8)}`)}.zip`,
+    };
+  }
+
+  async function serveEmbeddedImage(download: Download, log: CallLog): Promise<ServedFile> {
+    if (download.kind !== 'image' || !download.imageId) throw gone();
+    const image = await deps.images.findByIdForUser(download.imageId, download.userId);
+    const batch = image && (await deps.batches.findByIdForUser(image.batchId, download.userId));
+    if (!image || !batch) throw gone();
+    const filename = deliveredName(image);
+    const embedded = await deps.embedder.embed(
+      await original(image.storageKey),
+      seoFields(image, filename, batch.keywords),
+      extensionOf(image.mimeType),
+    );
+    return {
+      body: countBytes(embedded.stream, recordBytes(download, log)),
+      contentType: image.mimeType,
+      size: embedded.size,
+      filename,
+    };
+  }
+
+  return {
+    /** A 15-minute link to the image's bytes (the original, or with `embed` a copy carrying its SEO fields). */
+    async imageLink(userId: string, imageId: string, { embed }: { embed: boolean }): Promise<DownloadLinkResponse> {
+      const image = await deps.images.findByIdForUser(imageId, userId);
+      if (!image) throw noSuchImage();
+      if (embed) {
+        const expiresAt = expiryAfter(now(), IMAGE_LINK_SECONDS);
+        const download = await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt });
+        return { url: filesUrl(deps.links.embeddedImage(download.id, expiresAt)), expiresAt: expiresAt.toISOString() };
+      }
+      const link = await deps.store.downloadUrl(image.storageKey, {
+        expiresInSeconds: IMAGE_LINK_SECONDS,
+        filename: deliveredName(image),
+        contentType: image.mimeType,
+      });
+      await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt: link.expiresAt });
+      return { url: link.url, expiresAt: link.expiresAt.toISOString() };
+    },
+
+    async preview(userId: string, batchId: string, { approvedOnly }: { approvedOnly: boolean }): Promise<BatchPreview> {
+      const { entries } = await contentsFor(userId, batchId, approvedOnly);
+      return { batchId, entries: entries.map(toView) };
+    },
+
+    /** Records the download and answers a 60-minute link to the archive, which needs no credentials. */
+    async batchLink(
+      userId: string,
+      batchId: string,
+      { approvedOnly, ...options }: ArchiveOptions & { approvedOnly: boolean },
+    ): Promise<BatchDownloadResponse> {
+      const { entries } = await contentsFor(userId, batchId, approvedOnly);
+      // The kit's own rules judge a baseUrl (400 validation_failed), now rather than when the link is fetched.
+      if (options.manifest && options.baseUrl !== undefined) parseBaseUrl(options.baseUrl);
+      if (entries.length === 0) {
+        throw new AppError(
+          'conflict',
+          approvedOnly ? 'The batch has no approved images.' : 'The batch has no named images yet.',
+        );
+      }
+      const expiresAt = expiryAfter(now(), ARCHIVE_LINK_SECONDS);
+      const download = await deps.downloads.create({ kind: 'zip', userId, batchId, approvedOnly, expiresAt });
+      return {
+        url: filesUrl(deps.links.archive(download.id, expiresAt, options)),
+        expiresAt: expiresAt.toISOString(),
+        entries: entries.length,
+      };
+    },
+
+    /**
+     * What a signed `/api/files/<token>` link serves: a stored object (the filesystem driver's links), a batch's
+     * archive or an embedded copy. Tampered: 403; expired: 410; its content gone meanwhile: 404.
+     */
+    async openLink(token: string, log: CallLog): Promise<ServedFile> {
+      const objectLink = verifyDownloadLink(token, deps.signingSecret, now());
+      const delivery = objectLink.ok ? undefined : deps.links.verify(token, now());
+      if (
+        (!objectLink.ok && objectLink.reason === 'expired') ||
+        (delivery && !delivery.ok && delivery.reason === 'expired')
+      )
+        throw new AppError('link_expired', 'This download link has expired.');
+      if (objectLink.ok) {
+        const info = await deps.store.stat(objectLink.key);
+        if (!info) throw gone();
+        return {
+          body: await original(objectLink.key),
+          contentType: objectLink.contentType ?? info.contentType ?? 'application/octet-stream',
+          size: info.size,
+          filename: objectLink.filename,
+        };
+      }
+      if (!delivery?.ok) throw new AppError('forbidden', 'This download link is not valid.');
+      const link = delivery.payload;
+      const download = await deps.downloads.findById('zip' in link ? link.zip : link.image);
+      if (!download) throw gone();
+      if ('zip' in link) {
+        return serveArchive(
+          download,
+          { embed: link.embed ?? false, manifest: link.manifest ?? false, baseUrl: link.baseUrl },
+          log,
+        );
+      }
+      return serveEmbeddedImage(download, log);
+    },
+  };
+}
+
+export type DownloadService = ReturnType<typeof createDownloadService>;

@@ -1,0 +1,169 @@
+import { AppError, type ImageDetail, type ImageStatus, type ImageView } from '@renamer/contracts';
+import {
+  type BatchRepository,
+  type FilenameHistoryRepository,
+  type FilenameSource,
+  type Image,
+  type ImageRepository,
+  type ImageUpdate,
+  isUniqueViolation,
+  type Page,
+  UNIQUE_FILENAME_PER_BATCH,
+} from '@renamer/db';
+import {
+  FILENAME_REJECTIONS,
+  type FilenameOptions,
+  IMAGE_EVENTS,
+  normalizeFilename,
+  originalAsFilename,
+  type StatusEvent,
+} from '@renamer/domain';
+import type { BatchTracker } from '@renamer/pipeline';
+import { toImageDetail, toImageView } from './image-view';
+
+export interface ImageServiceDeps {
+  images: Pick<ImageRepository, 'findByIdForUser' | 'listByBatch' | 'update' | 'changeFilename' | 'transitionByBatch'>;
+  batches: Pick<BatchRepository, 'findByIdForUser' | 'findById'>;
+  filenameHistory: Pick<FilenameHistoryRepository, 'listForImage'>;
+  tracker: Pick<BatchTracker, 'imagesChanged'>;
+  now?: () => Date;
+}
+
+export type RevertTarget = 'original' | 'proposed';
+
+const noSuchImage = () => new AppError('not_found', 'No such image.');
+const noSuchBatch = () => new AppError('not_found', 'No such batch.');
+const isIn = (status: ImageStatus, event: StatusEvent<ImageStatus>) => event.from.includes(status);
+
+/**
+ * What a person does with their images: read them, rename, approve, unapprove and revert one, approve a
+ * batch. Every status change is one of the domain's events (its `from` is the UPDATE's guard), every
+ * filename change writes its history row in the same transaction, and every change is broadcast through
+ * the tracker, which keeps the batch's status and counts in step.
+ */
+export function createImageService(deps: ImageServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function ownImage(userId: string, imageId: string): Promise<Image> {
+    const image = await deps.images.findByIdForUser(imageId, userId);
+    if (!image) throw noSuchImage();
+    return image;
+  }
+
+  async function detail(image: Image): Promise<ImageDetail> {
+    return toImageDetail(image, await deps.filenameHistory.listForImage(image.id));
+  }
+
+  /** After a guarded write found the image in another state: it moved meanwhile (or is gone). */
+  async function changedMeanwhile(userId: string, imageId: string): Promise<never> {
+    const image = await ownImage(userId, imageId);
+    throw new AppError('conflict', `The image is ${image.status} now; read it again.`);
+  }
+
+  /** The image, if a new filename may be given to it, with what the filename rules need to know of it. */
+  async function renamable(userId: string, imageId: string): Promise<{ image: Image; options: FilenameOptions }> {
+    const image = await ownImage(userId, imageId);
+    const format = image.metadata?.format;
+    if (!isIn(image.status, IMAGE_EVENTS.rename) || !format) {
+      throw new AppError('conflict', `A ${image.status} image cannot be renamed: only ready or approved ones can.`);
+    }
+    const batch = await deps.batches.findById(image.batchId);
+    if (!batch) throw noSuchImage();
+    return { image, options: { format, locale: batch.locale } };
+  }
+
+  /**
+   * Gives the image `filename` (an approved image goes back to `ready`) with its history row. A name equal
+   * to the current one changes nothing; one another image of the batch holds is `filename_conflict`.
+   */
+  async function changeFilename(image: Image, filename: string, source: FilenameSource, userId: string) {
+    if (filename === image.filename) return detail(image);
+    const changed = await deps.images
+      .changeFilename(
+        image.id,
+        { filename, source, by: userId, set: { status: IMAGE_EVENTS.rename.to, approvedAt: null } },
+        { expectStatus: IMAGE_EVENTS.rename.from },
+      )
+      .catch((error: unknown) => {
+        if (!isUniqueViolation(error, UNIQUE_FILENAME_PER_BATCH)) throw error;
+        throw new AppError('filename_conflict', `Another image of the batch is already named ${filename}.`, [
+          { path: 'filename', message: `${filename} is taken in this batch.`, code: 'filename_conflict' },
+        ]);
+      });
+    if (!changed) return changedMeanwhile(userId, image.id);
+    await deps.tracker.imagesChanged(changed.batchId, [changed]);
+    return detail(changed);
+  }
+
+  /** Approve and unapprove: an image already where the event leads is answered as it is. */
+  async function move(userId: string, imageId: string, event: StatusEvent<ImageStatus>, set: ImageUpdate) {
+    const image = await ownImage(userId, imageId);
+    if (image.status === event.to) return detail(image);
+    if (!isIn(image.status, event)) {
+      throw new AppError('conflict', `A ${image.status} image cannot become ${event.to}.`);
+    }
+    const moved = await deps.images.update(imageId, { ...set, status: event.to }, { expectStatus: event.from });
+    if (!moved) return changedMeanwhile(userId, imageId);
+    await deps.tracker.imagesChanged(moved.batchId, [moved]);
+    return detail(moved);
+  }
+
+  return {
+    async get(userId: string, imageId: string): Promise<ImageDetail> {
+      return detail(await ownImage(userId, imageId));
+    },
+
+    async listByBatch(
+      userId: string,
+      batchId: string,
+      query: { limit: number; cursor?: string; status?: ImageStatus },
+    ): Promise<Page<ImageView>> {
+      if (!(await deps.batches.findByIdForUser(batchId, userId))) throw noSuchBatch();
+      const page = await deps.images.listByBatch(batchId, userId, query);
+      return { items: page.items.map(toImageView), nextCursor: page.nextCursor };
+    },
+
+    /** A name the person typed, normalised by the filename rules; the extension follows the real format. */
+    async rename(userId: string, imageId: string, typed: string): Promise<ImageDetail> {
+      const { image, options } = await renamable(userId, imageId);
+      const normalised = normalizeFilename(typed, options);
+      if (!normalised.ok) {
+        const message = FILENAME_REJECTIONS[normalised.reason];
+        throw new AppError('invalid_filename', message, [{ path: 'filename', message, code: 'invalid_filename' }]);
+      }
+      return changeFilename(image, normalised.filename, 'user', userId);
+    },
+
+    /** Back to the uploaded name (made path-safe, with the real extension) or to the analyser's proposal. */
+    async revert(userId: string, imageId: string, to: RevertTarget): Promise<ImageDetail> {
+      const { image, options } = await renamable(userId, imageId);
+      const filename = to === 'proposed' ? image.proposedFilename : originalAsFilename(image.originalFilename, options);
+      if (!filename) throw new AppError('conflict', 'The image has no proposed filename to go back to.');
+      return changeFilename(image, filename, 'revert', userId);
+    },
+
+    approve: (userId: string, imageId: string) => move(userId, imageId, IMAGE_EVENTS.approve, { approvedAt: now() }),
+
+    /** Back to `ready`, with the filename as it is. */
+    unapprove: (userId: string, imageId: string) => move(userId, imageId, IMAGE_EVENTS.unapprove, { approvedAt: null }),
+
+    /** Every ready image of the batch, or those of `imageIds` that are ready, in one statement. */
+    async approveBatch(userId: string, batchId: string, imageIds?: readonly string[]): Promise<{ approved: number }> {
+      if (!(await deps.batches.findByIdForUser(batchId, userId))) throw noSuchBatch();
+      const approved = await deps.images.transitionByBatch(batchId, {
+        ...IMAGE_EVENTS.approve,
+        set: { approvedAt: now() },
+        imageIds,
+      });
+      if (approved.length > 0) {
+        await deps.tracker.imagesChanged(
+          batchId,
+          approved.map((id) => ({ id, batchId, status: IMAGE_EVENTS.approve.to })),
+        );
+      }
+      return { approved: approved.length };
+    },
+  };
+}
+
+export type ImageService = ReturnType<typeof createImageService>;
