@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { photo } from '@renamer/api/testing';
 import { testDir } from '@renamer/service-kit/testing';
+import type { DecodedImage } from '@renamer/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
 import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
-import type { DecodedImage } from '../src/analysis/decoded-image';
 import { metadataStep } from '../src/analysis/metadata-step';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
 
@@ -62,14 +62,14 @@ describe('a pipeline of steps', () => {
         name: 'colours',
         run: async () => {
           ran.push('colours');
-          return { visionTags: [{ label: 'blue', confidence: 0.9, source: 'colours (test)' }] };
+          return { visionTags: [{ label: 'blue', confidence: 0.9, source: 'colour' as const }] };
         },
       }),
     ]).analyze(landscape, context);
 
     expect(ran).toEqual(['colours']);
     expect(analysis.metadata.width).toBe(2000);
-    expect(analysis.visionTags).toEqual([{ label: 'blue', confidence: 0.9, source: 'colours (test)' }]);
+    expect(analysis.visionTags).toEqual([{ label: 'blue', confidence: 0.9, source: 'colour' as const }]);
     expect(analysis.provenance.map(({ step, outcome }) => [step, outcome])).toEqual([
       ['metadata', 'ok'],
       ['objects', 'failed'],

@@ -28,12 +28,61 @@ export const ImageMetadata = z.object({
 });
 export type ImageMetadata = z.infer<typeof ImageMetadata>;
 
+/**
+ * Where a tag comes from. The person's words: `keywords` (the batch's), `context` (the batch's free text),
+ * `filename` (the uploaded name, unless a camera made it). The file's own metadata: `title`, `description`,
+ * `file-keywords`, `camera`, `date`, `place` (GPS turned into a city offline; the coordinates are not kept). The
+ * pixels: `text` (OCR), `objects` (the COCO detector), `colour`, `scene`. `llm`: the configured vision model.
+ */
+export const TAG_SOURCES = [
+  'keywords',
+  'context',
+  'filename',
+  'title',
+  'description',
+  'file-keywords',
+  'camera',
+  'date',
+  'place',
+  'text',
+  'objects',
+  'colour',
+  'scene',
+  'llm',
+] as const;
+export const TagSource = z.enum(TAG_SOURCES);
+export type TagSource = z.infer<typeof TagSource>;
+
 export const VisionTag = z.object({
   label: z.string(),
   confidence: z.number().min(0).max(1),
-  source: z.string(),
+  source: TagSource,
 });
 export type VisionTag = z.infer<typeof VisionTag>;
+
+/** The rules a filename is scored by, after Google's image SEO guidance. */
+export const SEO_RULES = [
+  'descriptive',
+  'concise',
+  'hyphenated',
+  'lowercase',
+  'no_generic_words',
+  'no_repeated_words',
+  'keyword_present',
+  'consistent_with_tags',
+] as const;
+export const SeoRule = z.enum(SEO_RULES);
+export type SeoRule = z.infer<typeof SeoRule>;
+
+export const SeoScore = z.object({
+  score: z.number().int().min(0).max(100),
+  reasons: z.array(z.object({ rule: SeoRule, passed: z.boolean(), detail: z.string() })),
+});
+export type SeoScore = z.infer<typeof SeoScore>;
+
+/** The content-safety judgement: the unsafe classes' summed probability, and whether it passed the threshold. */
+export const ImageSafety = z.object({ unsafe: z.boolean(), score: z.number().min(0).max(1) });
+export type ImageSafety = z.infer<typeof ImageSafety>;
 
 /** What one step of an image's analysis did, kept with its result so a skipped signal is never a silent one. */
 export const AnalysisStepRecord = z.object({

@@ -115,7 +115,7 @@ describe('image repository', () => {
       status: 'ready' as const,
       proposedFilename: 'misty-lake-at-dawn.jpg',
       filename: 'misty-lake-at-dawn.jpg',
-      visionTags: [{ label: 'lake', confidence: 0.9, source: 'test' }],
+      visionTags: [{ label: 'lake', confidence: 0.9, source: 'objects' as const }],
       altText: 'A misty lake at dawn',
     };
     expect(await images.update(image!.id, proposal, { expectStatus: ['processing'] })).toBeNull();

@@ -1,1 +1,1 @@
-export {};
+export { ANALYSIS_EDGE_PX, type DecodedImage, decodeImage } from './decoded-image';

@@ -1,4 +1,4 @@
-import type { DecodedImage } from './decoded-image';
+import type { DecodedImage } from '@renamer/vision';
 import type { Analysis, AnalysisContext } from './image-analyzer';
 
 /** The signals a step adds; the pipeline merges them in step order. */

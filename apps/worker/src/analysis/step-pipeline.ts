@@ -1,5 +1,5 @@
+import { type DecodedImage, decodeImage } from '@renamer/vision';
 import type { AnalysisStep, StepInput, StepSignals } from './analysis-step';
-import { type DecodedImage, decodeImage } from './decoded-image';
 import type { Analysis, AnalysisContext, ImageAnalyzer, StepRecord } from './image-analyzer';
 import { nameCandidates } from './name-candidates';
 
