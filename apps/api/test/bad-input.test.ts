@@ -85,6 +85,8 @@ describe('control characters in names and identifiers', () => {
     ['keywords', 'red shoes, be\u0000ach'],
     ['keywords', 'red\u0007shoes'],
     ['locale', 'en\u0000'],
+    ['context', 'mugs\u0000for a shop'],
+    ['context', 'x'.repeat(501)],
   ])('refuses an upload whose %s is %j and keeps nothing', async (field, value) => {
     const { key, user } = await stack.createUser();
     const files = [{ name: 'shop.jpg', bytes: await photo('jpeg', 11), type: 'image/jpeg' }];

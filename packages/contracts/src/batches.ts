@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchStatus } from './enums';
 import { ErrorCodeSchema } from './errors';
 import { ImageStatusCounts } from './images';
-import { SingleLineText } from './text';
+import { FreeText, SingleLineText } from './text';
 
 export const BatchIdParams = z.object({ batchId: z.uuid() });
 
@@ -41,6 +41,11 @@ export const UploadFields = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(SingleLineText.min(1).max(60)).max(20)),
+  context: FreeText.max(500)
+    .optional()
+    .describe(
+      'Free text about the whole batch, at most 500 characters, e.g. "handmade ceramic mugs for a coffee shop"; its words join the names.',
+    ),
   locale: SingleLineText.regex(
     /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
     'must be a BCP 47 language tag such as en or de-CH',

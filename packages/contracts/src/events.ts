@@ -16,6 +16,8 @@ export const ImageStatusEvent = z.object({
   imageId: z.uuid(),
   status: ImageStatus,
   proposedFilename: z.string().optional(),
+  /** The SEO score of the proposal, with `proposedFilename`. */
+  score: z.number().int().min(0).max(100).optional(),
   error: z.string().optional(),
   at: z.iso.datetime(),
 });

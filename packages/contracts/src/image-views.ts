@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ListQuery } from './batches';
 import { ImageStatus } from './enums';
-import { ImageMetadata, VisionTag } from './images';
+import { ImageMetadata, ImageSafety, SeoScore, VisionTag } from './images';
 
 // In the order of the database enum `filename_source`.
 export const FILENAME_SOURCES = ['user', 'proposal', 'revert'] as const;
@@ -27,6 +27,8 @@ export const ImageView = z.object({
   metadata: ImageMetadata.nullable(),
   visionTags: z.array(VisionTag),
   altText: z.string().nullable(),
+  seo: SeoScore.nullable().describe('The score of the current filename, 0–100, with a reason per rule.'),
+  safety: ImageSafety.nullable().describe('The content-safety judgement of the pixels; null until analysed.'),
   error: z.string().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

@@ -138,3 +138,73 @@ describe('images.changeFilename', () => {
     expect((await images.findById(image!.id))?.filename).toBe(entries[0]!.newFilename);
   });
 });
+
+describe('images.renameProposals', () => {
+  const SEO = { score: 80, reasons: [] };
+  async function proposed(names: readonly string[]) {
+    const batch = await batchOf(names.length);
+    const ready = await Promise.all(
+      batch.images.map((image, index) =>
+        images.changeFilename(image.id, {
+          filename: names[index]!,
+          source: 'proposal',
+          by: null,
+          set: { status: 'ready', proposedFilename: names[index]! },
+        }),
+      ),
+    );
+    return { ...batch, images: ready.map((image) => image!) };
+  }
+
+  it('swaps names between untouched proposals in one go, with a history row each', async () => {
+    const {
+      batch,
+      images: [a, b],
+    } = await proposed(['mug.jpg', 'mug-2.jpg']);
+    const renamed = await images.renameProposals(batch.id, [
+      { id: a!.id, from: 'mug.jpg', filename: 'mug-2.jpg', seo: SEO },
+      { id: b!.id, from: 'mug-2.jpg', filename: 'mug.jpg', seo: SEO },
+    ]);
+    expect(renamed.map((image) => [image.id, image.filename, image.proposedFilename, image.seo])).toEqual(
+      expect.arrayContaining([
+        [a!.id, 'mug-2.jpg', 'mug-2.jpg', SEO],
+        [b!.id, 'mug.jpg', 'mug.jpg', SEO],
+      ]),
+    );
+    expect(await history.listForImage(a!.id)).toMatchObject([
+      { oldFilename: 'mug.jpg', newFilename: 'mug-2.jpg', source: 'proposal', by: null },
+      { newFilename: 'mug.jpg' },
+    ]);
+  });
+
+  it('leaves an image a person renamed or approved as it is', async () => {
+    const {
+      user,
+      batch,
+      images: [renamedByPerson, approved],
+    } = await proposed(['cup.jpg', 'cup-2.jpg']);
+    await images.changeFilename(renamedByPerson!.id, { filename: 'my-cup.jpg', source: 'user', by: user.id });
+    await images.update(approved!.id, { status: 'approved' });
+    const renamed = await images.renameProposals(batch.id, [
+      { id: renamedByPerson!.id, from: 'cup.jpg', filename: 'blue-cup.jpg', seo: SEO },
+      { id: approved!.id, from: 'cup-2.jpg', filename: 'red-cup.jpg', seo: SEO },
+    ]);
+    expect(renamed).toEqual([]);
+    expect((await images.findById(renamedByPerson!.id))?.filename).toBe('my-cup.jpg');
+    expect((await images.findById(approved!.id))?.filename).toBe('cup-2.jpg');
+  });
+
+  it('changes nothing when a new name is held by an image outside the change', async () => {
+    const {
+      batch,
+      images: [a, b],
+    } = await proposed(['bowl.jpg', 'plate.jpg']);
+    const conflict = await images
+      .renameProposals(batch.id, [{ id: a!.id, from: 'bowl.jpg', filename: 'plate.jpg', seo: SEO }])
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(conflict, UNIQUE_FILENAME_PER_BATCH)).toBe(true);
+    expect((await images.findById(a!.id))?.filename).toBe('bowl.jpg');
+    expect((await images.findById(b!.id))?.filename).toBe('plate.jpg');
+    expect(await history.listForImage(a!.id)).toHaveLength(1);
+  });
+});

@@ -12,6 +12,7 @@ export interface ChangedImage {
   batchId: string;
   status: ImageStatus;
   proposedFilename?: string | null;
+  seo?: { score: number } | null;
   error?: string | null;
 }
 
@@ -70,6 +71,7 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
       imageId: image.id,
       status: image.status,
       ...(image.proposedFilename ? { proposedFilename: image.proposedFilename } : {}),
+      ...(image.proposedFilename && image.seo ? { score: image.seo.score } : {}),
       ...(image.error ? { error: image.error } : {}),
       at: now().toISOString(),
     });

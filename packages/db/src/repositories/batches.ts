@@ -13,6 +13,7 @@ export interface NewBatch {
   status?: BatchStatus;
   locale?: string;
   keywords?: string[];
+  context?: string | null;
   total: number;
 }
 

@@ -3,8 +3,9 @@ import {
   type ImageMetadata,
   type ImageStatus,
   type ImageStatusCounts,
+  type SeoScore,
 } from '@renamer/contracts';
-import { and, asc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { keysetOrder, keysetPage, type Page, type PageParams } from '../pagination';
@@ -39,6 +40,9 @@ export type ImageUpdate = Partial<
     | 'metadata'
     | 'visionTags'
     | 'altText'
+    | 'seo'
+    | 'safety'
+    | 'perceptualHash'
     | 'analysisSteps'
     | 'error'
     | 'attempts'
@@ -52,6 +56,15 @@ export interface NewFilename {
   /** The user who made the change; null for the analyser. */
   by: string | null;
   set?: Omit<ImageUpdate, 'filename'>;
+}
+
+/** A better proposal for an image found when its batch is named as a whole. */
+export interface ProposalRename {
+  id: string;
+  /** The proposal it replaces: the rename happens only while the image still carries it, untouched. */
+  from: string;
+  filename: string;
+  seo: SeoScore;
 }
 
 export interface ImageListParams extends PageParams {
@@ -299,6 +312,69 @@ export function createImageRepository(db: Database) {
         )
         .returning({ id: images.id });
       return changed.map((row) => row.id);
+    },
+
+    /**
+     * Gives `ready` images whose filename is still the analyser's proposal `change.from` their new proposals,
+     * with their history rows, in one transaction; images a person renamed, approved or that changed status
+     * meanwhile are left alone. Names may move between the images (a swap), so the old names are released
+     * first. A name taken meanwhile by another image throws the violation of UNIQUE_FILENAME_PER_BATCH and
+     * changes nothing. Returns the renamed images.
+     */
+    async renameProposals(batchId: string, changes: readonly ProposalRename[], tx?: Executor): Promise<Image[]> {
+      if (changes.length === 0) return [];
+      return (tx ?? db).transaction(async (inner) => {
+        const untouched = await inner
+          .select({ id: images.id, filename: images.filename })
+          .from(images)
+          .where(
+            and(
+              eq(images.batchId, batchId),
+              inArray(
+                images.id,
+                changes.map((change) => change.id),
+              ),
+              eq(images.status, 'ready'),
+              sql`${images.filename} = ${images.proposedFilename}`,
+            ),
+          )
+          .for('update');
+        const current = new Map(untouched.map((row) => [row.id, row.filename]));
+        const live = changes.filter((change) => current.get(change.id) === change.from);
+        if (live.length === 0) return [];
+        const ids = live.map((change) => change.id);
+        await inner.update(images).set({ filename: null }).where(inArray(images.id, ids));
+        const byId = (value: (change: ProposalRename) => SQL) =>
+          sql.join(
+            [
+              sql`case ${images.id}`,
+              ...live.map((change) => sql`when ${change.id}::uuid then ${value(change)}`),
+              sql`end`,
+            ],
+            sql` `,
+          );
+        const filename = byId((change) => sql`${change.filename}`);
+        const renamed = await inner
+          .update(images)
+          .set({
+            filename,
+            proposedFilename: filename,
+            seo: byId((change) => sql`${JSON.stringify(change.seo)}::jsonb`),
+          })
+          .where(inArray(images.id, ids))
+          .returning();
+        await inner.insert(filenameHistory).values(
+          live.map((change) => ({
+            imageId: change.id,
+            oldFilename: change.from,
+            newFilename: change.filename,
+            source: 'proposal' as const,
+            by: null,
+            createdAt: sql`clock_timestamp()`,
+          })),
+        );
+        return renamed;
+      });
     },
 
     /** Images left in one of `statuses` since before `updatedBefore`, oldest first (the re-queue reconciler). */

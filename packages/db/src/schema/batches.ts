@@ -15,6 +15,8 @@ export const batches = pgTable(
     status: batchStatusEnum('status').notNull().default('queued'),
     locale: text('locale').notNull().default('en'),
     keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    /** What the person said about the whole batch ("handmade ceramic mugs for a coffee shop"). */
+    context: text('context'),
     total: integer('total').notNull().default(0),
     completedAt: timestamptz('completed_at'),
     createdAt: createdAt(),
@@ -25,5 +27,6 @@ export const batches = pgTable(
     index('batches_status_updated_at_idx').on(table.status, table.updatedAt),
     index('batches_created_at_idx').on(table.createdAt),
     check('batches_total_non_negative', sql`${table.total} >= 0`),
+    check('batches_context_length', sql`char_length(${table.context}) <= 500`),
   ],
 );

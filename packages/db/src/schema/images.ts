@@ -1,4 +1,4 @@
-import type { AnalysisStepRecord, ImageMetadata, VisionTag } from '@renamer/contracts';
+import type { AnalysisStepRecord, ImageMetadata, ImageSafety, SeoScore, VisionTag } from '@renamer/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { UNIQUE_FILE_PER_USER, UNIQUE_FILENAME_PER_BATCH } from '../unique-violation';
@@ -30,6 +30,11 @@ export const images = pgTable(
     metadata: jsonb('metadata').$type<ImageMetadata>(),
     visionTags: jsonb('vision_tags').$type<VisionTag[]>().notNull().default(sql`'[]'::jsonb`),
     altText: text('alt_text'),
+    /** The score of the current filename. */
+    seo: jsonb('seo').$type<SeoScore>(),
+    safety: jsonb('safety').$type<ImageSafety>(),
+    /** 64-bit difference hash of the pixels (16 hex digits): near-duplicates in a batch share a name's stem. */
+    perceptualHash: text('perceptual_hash'),
     analysisSteps: jsonb('analysis_steps').$type<AnalysisStepRecord[]>().notNull().default(sql`'[]'::jsonb`),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
@@ -49,5 +54,6 @@ export const images = pgTable(
     check('images_checksum_format', sql`${table.checksum} ~ '^[0-9a-f]{64}$'`),
     check('images_size_non_negative', sql`${table.size} >= 0`),
     check('images_attempts_non_negative', sql`${table.attempts} >= 0`),
+    check('images_perceptual_hash_format', sql`${table.perceptualHash} ~ '^[0-9a-f]{16}$'`),
   ],
 );

@@ -275,6 +275,7 @@ export function createUploadService(deps: UploadServiceDeps) {
                 name: options.data.name || null,
                 locale: options.data.locale,
                 keywords: options.data.keywords,
+                context: options.data.context?.trim() || null,
                 total: fresh.length,
               },
               tx,

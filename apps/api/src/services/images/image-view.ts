@@ -18,6 +18,8 @@ export const toImageView = (image: Image): ImageView => ({
   metadata: image.metadata,
   visionTags: image.visionTags,
   altText: image.altText,
+  seo: image.seo,
+  safety: image.safety,
   error: image.error,
   createdAt: image.createdAt.toISOString(),
   updatedAt: image.updatedAt.toISOString(),
