@@ -86,7 +86,6 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
   ): Promise<z.infer<S>> {
     const started = Date.now();
     const deadline = new AbortController();
-    const context = { operation, model: config.model, baseUrl: config.baseUrl, apiKey: config.apiKey, signal };
     let release: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -110,7 +109,7 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
       logger?.debug({ operation, model: config.model, ms: Date.now() - started }, 'llm answered');
       return parsed.data;
     } catch (error) {
-      const failure = toLlmError(error, { ...context, timeoutMs: config.timeoutMs, deadline: deadline.signal });
+      const failure = toLlmError(error, { ...config, operation, deadline: deadline.signal, signal });
       logger?.warn({ operation, failure: failure.failure, ms: Date.now() - started }, failure.message);
       throw failure;
     } finally {
