@@ -230,7 +230,7 @@ describe('describeImage', () => {
   });
 
   it.each([1, 2, 3])('has at most %i calls at the server at once, however many are made', async (concurrency) => {
-    server.reply({ content: JSON.stringify(goodAnswer), delayMs: 60 });
+    server.reply({ content: JSON.stringify(goodAnswer), delayMs: 150 });
     const provider = createLlmProvider(configFor({ concurrency }));
 
     const results = await Promise.all(Array.from({ length: 10 }, () => provider.describeImage({ jpeg, signals })));
