@@ -57,7 +57,6 @@ export function toLlmError(error: unknown, context: FailureContext): LlmError {
       status,
     );
 
-  if (error instanceof LlmError) return error;
   if (error instanceof LlmAnswerError) return fail('invalid_answer', error.message);
   if (context.signal?.aborted) return fail('aborted', 'cancelled by the caller');
   if (context.deadline.aborted || error instanceof APIConnectionTimeoutError) {
