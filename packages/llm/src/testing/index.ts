@@ -1,1 +1,7 @@
-export {};
+export {
+  type FakeOpenAiServer,
+  type FakeReply,
+  type RecordedMessage,
+  type RecordedRequest,
+  startFakeOpenAiServer,
+} from './fake-openai-server';
