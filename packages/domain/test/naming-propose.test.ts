@@ -134,7 +134,10 @@ describe('proposeName on any input', () => {
       fc.property(
         tags,
         locale,
-        fc.option(fc.integer({ min: -2, max: 10 }), { nil: undefined }),
+        fc.option(
+          fc.oneof(fc.integer({ min: -2, max: 10 }), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY)),
+          { nil: undefined },
+        ),
         (tagList, loc, maxWords) => {
           const options = { format: 'png' as const, locale: loc, maxWords };
           const proposal = proposeName(tagList, options);
@@ -149,7 +152,9 @@ describe('proposeName on any input', () => {
           });
           expect(proposal.filename).toBe(`${proposal.stem}.png`);
           expect(proposal.words).toEqual(proposal.stem.split('-'));
-          expect(proposal.words.length).toBeLessThanOrEqual(Math.min(6, Math.max(1, maxWords ?? 6)));
+          expect(proposal.words.length).toBeLessThanOrEqual(
+            Number.isFinite(maxWords) ? Math.min(6, Math.max(1, maxWords!)) : 6,
+          );
           expect(proposal.stem.length).toBeLessThanOrEqual(60);
           expect(new Set(proposal.words).size).toBe(proposal.words.length);
           expect(isStopWord(proposal.words[0]!, loc)).toBe(false);

@@ -25,8 +25,10 @@ export function keywordsOf(tags: readonly VisionTag[]): string[] {
   return tags.filter((tag) => tag.source === 'keywords').map((tag) => tag.label);
 }
 
+/** `maxWords` as a whole number from 1 to 6; anything else (missing, NaN) means 6. */
 export function wordLimit(maxWords: number | undefined): number {
-  return Math.max(1, Math.min(DEFAULT_PROPOSAL_WORDS, Math.floor(maxWords ?? DEFAULT_PROPOSAL_WORDS)));
+  const asked = maxWords !== undefined && Number.isFinite(maxWords) ? Math.floor(maxWords) : DEFAULT_PROPOSAL_WORDS;
+  return Math.max(1, Math.min(DEFAULT_PROPOSAL_WORDS, asked));
 }
 
 /**
