@@ -58,6 +58,29 @@ describe('proposeName from realistic signals', () => {
     expect(named(landscape)).toBe('orange-purple-sky-sunset.jpg');
   });
 
+  it("keeps a model's phrase whole, stop word inside, and lets colours trail a subject only while words are few", () => {
+    expect(named([{ label: 'red coffee cup on wooden table', confidence: 0.9, source: 'llm' }])).toBe(
+      'red-coffee-cup-on-wooden-table.jpg',
+    );
+    expect(
+      named([
+        { label: 'cat', confidence: 0.9, source: 'objects' },
+        { label: 'black', confidence: 0.8, source: 'colour' },
+        { label: 'white', confidence: 0.7, source: 'colour' },
+      ]),
+    ).toBe('cat-black-white.jpg');
+  });
+
+  it('reads what a person named the file, without the editor’s words', () => {
+    const tagsOfName = personTags({
+      keywords: [],
+      context: null,
+      originalFilename: 'Blue_Vase-final-v2 (1).jpg',
+      locale: 'en',
+    });
+    expect(named(tagsOfName)).toBe('blue-vase.jpg');
+  });
+
   it('falls back on the place and the date when the pixels say little', () => {
     expect(
       named([

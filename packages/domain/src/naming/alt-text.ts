@@ -29,11 +29,11 @@ const MAX_COLOURS = 2;
  */
 export function altText(tags: readonly VisionTag[], options: AltTextOptions): string | null {
   const described = descriptionSentence(tags);
-  const sentence = described && sayMore(described, options) ? described : composedSentence(tags, options);
-  return sentence && sayMore(sentence, options) ? sentence : null;
+  const sentence = described && isUsable(described, options) ? described : composedSentence(tags, options);
+  return sentence && isUsable(sentence, options) ? sentence : null;
 }
 
-function sayMore(sentence: string, { filenameWords, locale }: AltTextOptions): boolean {
+function isUsable(sentence: string, { filenameWords, locale }: AltTextOptions): boolean {
   return (
     sentence.length <= MAX_ALT_TEXT_LENGTH &&
     !HOLDS_A_FORBIDDEN_PHRASE.test(sentence) &&

@@ -21,12 +21,12 @@ export type NameProposal =
   | { ok: false; reason: FilenameRejection };
 
 /** The person's keywords among the tags, which the score looks for in the name. */
-export function keywordsOf(tags: readonly VisionTag[]): string[] {
+function keywordsOf(tags: readonly VisionTag[]): string[] {
   return tags.filter((tag) => tag.source === 'keywords').map((tag) => tag.label);
 }
 
 /** `maxWords` as a whole number from 1 to 6; anything else (missing, NaN) means 6. */
-export function wordLimit(maxWords: number | undefined): number {
+function wordLimit(maxWords: number | undefined): number {
   const asked = maxWords !== undefined && Number.isFinite(maxWords) ? Math.floor(maxWords) : DEFAULT_PROPOSAL_WORDS;
   return Math.max(1, Math.min(DEFAULT_PROPOSAL_WORDS, asked));
 }
