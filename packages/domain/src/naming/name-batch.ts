@@ -3,7 +3,7 @@ import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH } from '../filename/filename-ru
 import { uniqueFilename } from '../filename/unique-filename';
 import { isStopWord } from '../filename/vocabulary';
 import { composeWords, NameWords, type WordLimits } from './compose-words';
-import { hashDistance, isPerceptualHash } from './hash-distance';
+import { bitDistance, type HashBits, hashBits, isPerceptualHash } from './hash-distance';
 import { type NameProposal, namedFrom } from './propose-name';
 import { type Candidate, rankedCandidates } from './signals';
 import { hasRootIn } from './words';
@@ -57,6 +57,10 @@ interface Prepared {
   /** Every word its tags could put in a name. */
   pool: string[];
   solo: string[];
+  /** The words of `solo` as one string, to compare. */
+  soloStem: string;
+  /** The perceptual hash if it is one that tells pictures apart. */
+  hash: HashBits | null;
 }
 
 /**
@@ -73,7 +77,8 @@ export function nameBatch(
   const prepared = items.map((item): Prepared => {
     const candidates = rankedCandidates(item.tags, locale);
     const pool = candidates.flatMap((candidate) => candidate.whole.words).filter((word) => !isStopWord(word, locale));
-    return { item, candidates, pool, solo: composeWords(candidates, limits) };
+    const solo = composeWords(candidates, limits);
+    return { item, candidates, pool, solo, soloStem: solo.join('-'), hash: informativeBits(item.perceptualHash) };
   });
   const words = new Map<Prepared, string[]>();
   for (const group of groupsOf(prepared)) {
@@ -100,37 +105,42 @@ export function nameBatch(
 function groupsOf(prepared: readonly Prepared[]): Prepared[][] {
   const parent = prepared.map((_, index) => index);
   const root = (index: number): number => {
-    while (parent[index] !== index) index = parent[index]!;
-    return index;
+    let at = index;
+    while (parent[at] !== at) {
+      parent[at] = parent[parent[at]!]!;
+      at = parent[at]!;
+    }
+    return at;
   };
   prepared.forEach((a, i) => {
     for (let j = i + 1; j < prepared.length; j++) {
-      if (alike(a, prepared[j]!)) parent[Math.max(root(i), root(j))] = Math.min(root(i), root(j));
+      if (!alike(a, prepared[j]!)) continue;
+      const [first, second] = [root(i), root(j)];
+      parent[Math.max(first, second)] = Math.min(first, second);
     }
   });
   const groups = new Map<number, Prepared[]>();
   prepared.forEach((member, index) => {
     const key = root(index);
-    groups.set(key, [...(groups.get(key) ?? []), member]);
+    const group = groups.get(key);
+    if (group) group.push(member);
+    else groups.set(key, [member]);
   });
   return [...groups.values()];
 }
 
 function alike(a: Prepared, b: Prepared): boolean {
-  if (a.solo.length > 0 && a.solo.join('-') === b.solo.join('-')) return true;
-  const distance = informativeDistance(a.item.perceptualHash, b.item.perceptualHash);
-  if (distance === null) return false;
+  if (a.soloStem !== '' && a.soloStem === b.soloStem) return true;
+  if (a.hash === null || b.hash === null) return false;
+  const distance = bitDistance(a.hash, b.hash);
   return distance <= NEAR_DUPLICATE_DISTANCE || (distance <= SAME_SUBJECT_DISTANCE && shareSubject(a, b));
 }
 
-function informativeDistance(a: string | null | undefined, b: string | null | undefined): number | null {
-  if (!isPerceptualHash(a) || !isPerceptualHash(b) || !isInformative(a) || !isInformative(b)) return null;
-  return hashDistance(a, b);
-}
-
-function isInformative(hash: string): boolean {
-  const bits = hashDistance(hash, '0000000000000000');
-  return bits >= MIN_HASH_BITS && bits <= 64 - MIN_HASH_BITS;
+function informativeBits(hash: string | null | undefined): HashBits | null {
+  if (!isPerceptualHash(hash)) return null;
+  const bits = hashBits(hash);
+  const set = bitDistance(bits, [0, 0]);
+  return set >= MIN_HASH_BITS && set <= 64 - MIN_HASH_BITS ? bits : null;
 }
 
 /** Whether the first thing each image's own tags name (not the batch's words) is the same. */
