@@ -112,6 +112,15 @@ describe('personTags', () => {
     ]);
   });
 
+  it.each<[string, string, string[]]>([
+    ['tr', 'Kırmızı şapka ve mavi çanta için', ['kırmızı şapka', 'mavi çanta']],
+    ['pl', 'Żółty rower na ulicy w Łodzi', ['żółty rower', 'ulicy', 'łodzi']],
+    ['fr', "Tasses en céramique pour l'atelier", ['tasses', 'céramique', 'atelier']],
+    ['sv', 'Röda stugor vid sjön', ['röda stugor', 'sjön']],
+  ])('splits a %s context at its own stop words: %s', (locale, context, labels) => {
+    expect(personTags({ keywords: [], context, locale }).map((tag) => tag.label)).toEqual(labels);
+  });
+
   it('gives nothing for nothing', () => {
     expect(personTags({ keywords: ['the', ''], context: '   ', originalFilename: '.jpg', locale: 'en' })).toEqual([]);
   });

@@ -110,6 +110,18 @@ describe('proposeName from realistic signals', () => {
     expect(named(titled, { ...jpeg, maxWords: 4 })).toBe('morning-fog-lake-bled.jpg');
   });
 
+  it("splits a photographer's long description at its stop words to fit", () => {
+    expect(
+      named([
+        {
+          label: 'A grey heron fishing at dawn in the marshes of the Camargue',
+          confidence: 0.9,
+          source: 'description',
+        },
+      ]),
+    ).toBe('grey-heron-fishing-dawn-marshes-camargue.jpg');
+  });
+
   it('writes the words of the locale as its language does', () => {
     const german = personTags({
       keywords: ['Grüne Tasse', 'Küche'],

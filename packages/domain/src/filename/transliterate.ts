@@ -61,6 +61,11 @@ export function languageOf(locale: string): string {
   return (locale.split(/[-_]/)[0] ?? '').toLowerCase();
 }
 
+/** Whether the locale's language elides articles with an apostrophe, which then ends a word. */
+export function elidesWithApostrophe(locale: string): boolean {
+  return ELIDING_LANGUAGES.has(languageOf(locale));
+}
+
 export function isGermanLocale(locale: string): boolean {
   return languageOf(locale) === 'de';
 }
@@ -72,7 +77,7 @@ export function isGermanLocale(locale: string): boolean {
 export function toAsciiWords(text: string, locale: string): string[] {
   const language = languageOf(locale);
   const letters = TRANSLITERATIONS[language] ?? {};
-  const apostrophe = ELIDING_LANGUAGES.has(language) ? ' ' : '';
+  const apostrophe = elidesWithApostrophe(locale) ? ' ' : '';
   const ascii = text
     .normalize('NFC')
     .toLowerCase()

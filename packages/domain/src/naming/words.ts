@@ -1,4 +1,4 @@
-import { toAsciiWords } from '../filename/transliterate';
+import { elidesWithApostrophe, toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isStopWord } from '../filename/vocabulary';
 
 /** One written word of a label, with the ASCII words the locale turns it into. */
@@ -21,9 +21,11 @@ export interface Chunk {
 
 const WRITTEN_WORD = /[\p{L}\p{N}]+(?:['’ʼ][\p{L}\p{N}]+)*/gu;
 
+/** The written words of a label; in French and Italian, `l'eau` is two of them. */
 export function tokensOf(label: string, locale: string): Token[] {
-  return [...label.normalize('NFC').toLowerCase().matchAll(WRITTEN_WORD)]
-    .map(([text]) => ({ text, ascii: toAsciiWords(text, locale) }))
+  const written = [...label.normalize('NFC').toLowerCase().matchAll(WRITTEN_WORD)].map(([text]) => text);
+  return (elidesWithApostrophe(locale) ? written.flatMap((text) => text.split(/['’ʼ]/)) : written)
+    .map((text) => ({ text, ascii: toAsciiWords(text, locale) }))
     .filter(({ ascii }) => ascii.length > 0)
     .map(({ text, ascii }) => ({
       text,
