@@ -66,10 +66,6 @@ export function elidesWithApostrophe(locale: string): boolean {
   return ELIDING_LANGUAGES.has(languageOf(locale));
 }
 
-export function isGermanLocale(locale: string): boolean {
-  return languageOf(locale) === 'de';
-}
-
 /**
  * Splits text into lowercase ASCII words of `[a-z0-9]`, writing each letter as the locale's language does
  * (`TRANSLITERATIONS`). Letters of scripts without a Latin decomposition are dropped.
