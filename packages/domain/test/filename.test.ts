@@ -220,6 +220,13 @@ describe('uniqueFilename', () => {
     expect(uniqueFilename(`${long}.jpg`, new Set([`${long}.jpg`]))).toBe(`${'x'.repeat(MAX_STEM_LENGTH - 2)}-2.jpg`);
   });
 
+  it('counts the suffix within maxWords, dropping the last word for it', () => {
+    const six = 'red-ceramic-mug-on-wooden-table.jpg';
+    expect(uniqueFilename(six, new Set([six]), { maxWords: 6 })).toBe('red-ceramic-mug-on-wooden-2.jpg');
+    expect(uniqueFilename('red-mug.jpg', new Set(['red-mug.jpg']), { maxWords: 6 })).toBe('red-mug-2.jpg');
+    expect(uniqueFilename(six, new Set([six]))).toBe('red-ceramic-mug-on-wooden-table-2.jpg');
+  });
+
   it('counts past ten', () => {
     const taken = new Set(['cat.jpg', ...Array.from({ length: 9 }, (_, index) => `cat-${index + 2}.jpg`)]);
     expect(uniqueFilename('cat.jpg', taken)).toBe('cat-11.jpg');

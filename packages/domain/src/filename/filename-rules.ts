@@ -100,7 +100,8 @@ export function fitWords(words: readonly string[], maxLength: number): string[] 
   return fitted.length === 0 && first !== undefined ? [first.slice(0, maxLength)] : fitted;
 }
 
-function withoutTypedExtensions(input: string): string {
+/** The name without the image extensions typed at its end (`a.jpg.jpeg` → `a`). */
+export function withoutTypedExtensions(input: string): string {
   let text = input.trim();
   while (TYPED_EXTENSION.test(text)) text = text.replace(TYPED_EXTENSION, '');
   return text;

@@ -12,4 +12,6 @@ export {
   UNNAMED_STEM,
 } from './filename-rules';
 export * from './formats';
+export { languageOf, TRANSLITERATIONS, toAsciiWords } from './transliterate';
 export * from './unique-filename';
+export { isGenericWord, isStopWord, STOP_WORDS } from './vocabulary';

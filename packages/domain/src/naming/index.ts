@@ -1,0 +1,14 @@
+export { ALT_TEXT_FORBIDDEN_PHRASES, type AltTextOptions, altText, MAX_ALT_TEXT_LENGTH } from './alt-text';
+export { isCameraMadeFilename } from './camera-filename';
+export { hashDistance, isPerceptualHash } from './hash-distance';
+export {
+  type BatchItem,
+  type BatchNamingOptions,
+  NEAR_DUPLICATE_DISTANCE,
+  nameBatch,
+  SAME_SUBJECT_DISTANCE,
+} from './name-batch';
+export { type PersonWords, personTags } from './person-tags';
+export { type NameOptions, type NameProposal, proposeName } from './propose-name';
+export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';
+export { NAME_SIGNALS, type SignalPolicy, type SignalRole } from './signals';

@@ -1,0 +1,143 @@
+import { SEO_RULES, type SeoRule, type SeoScore, type VisionTag } from '@renamer/contracts';
+import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH, withoutTypedExtensions } from '../filename/filename-rules';
+import { toAsciiWords } from '../filename/transliterate';
+import { isGenericWord, isStopWord } from '../filename/vocabulary';
+import { MIN_NAME_WORDS } from './compose-words';
+import { hasRootIn, sameRoot } from './words';
+
+/**
+ * Points per rule, summing to 100, after Google's image SEO guidance: a filename gives search engines light
+ * clues about the picture, so what it says weighs most. Saying what the picture shows (descriptive) and not
+ * filling the name with camera words come first; a name that contradicts what was seen misleads, so agreeing
+ * with the tags follows. The person's keyword is what they want to be found for. The form rules (short,
+ * hyphens, lowercase) are easy to meet and matter less; repeating a word is keyword stuffing, which Google
+ * advises against.
+ */
+export const SEO_WEIGHTS: Readonly<Record<SeoRule, number>> = {
+  descriptive: 25,
+  no_generic_words: 15,
+  consistent_with_tags: 15,
+  keyword_present: 10,
+  concise: 10,
+  hyphenated: 10,
+  no_repeated_words: 10,
+  lowercase: 5,
+};
+
+export interface ScoreOptions {
+  tags: readonly VisionTag[];
+  /** The person's keywords for the batch. */
+  keywords: readonly string[];
+  locale: string;
+}
+
+const HYPHENATED = /^[a-z0-9]+(?:-[a-z0-9]+)*$/i;
+const YEAR = /^(?:19|20)\d\d$/;
+
+/**
+ * The score of a filename (a proposal, or a name exactly as a person typed it): the points of each rule it
+ * passes, with a reason per rule in `SEO_RULES` order. Deterministic.
+ */
+export function scoreFilename(filename: string, options: ScoreOptions): SeoScore {
+  const { locale } = options;
+  const stem = withoutTypedExtensions(filename);
+  const words = toAsciiWords(stem, locale);
+  const meaningful = words.filter((word) => !isStopWord(word, locale) && !isCameraWord(word, locale));
+  const checks: Record<SeoRule, { passed: boolean; detail: string }> = {
+    descriptive: descriptive(meaningful),
+    concise: concise(words),
+    hyphenated: HYPHENATED.test(stem)
+      ? { passed: true, detail: 'Words are joined by single hyphens.' }
+      : { passed: false, detail: 'Join words with single hyphens: no spaces, underscores or other signs.' },
+    lowercase: /\p{Lu}/u.test(stem)
+      ? { passed: false, detail: 'Write the name in lowercase: web addresses are case-sensitive.' }
+      : { passed: true, detail: 'The name is lowercase.' },
+    no_generic_words: noGenericWords(words, locale),
+    no_repeated_words: noRepeatedWords(words, locale),
+    keyword_present: keywordPresent(meaningful, options.keywords, locale),
+    consistent_with_tags: consistentWithTags(meaningful, options),
+  };
+  const reasons = SEO_RULES.map((rule) => ({ rule, ...checks[rule] }));
+  const score = reasons.reduce((sum, reason) => sum + (reason.passed ? SEO_WEIGHTS[reason.rule] : 0), 0);
+  return { score, reasons };
+}
+
+/** A camera or generic word (img, dsc01234, photo); a year is a date, not a camera counter. */
+function isCameraWord(word: string, locale: string): boolean {
+  return isGenericWord(word, locale) && !YEAR.test(word);
+}
+
+function list(words: readonly string[]): string {
+  return words.join(', ');
+}
+
+function descriptive(meaningful: readonly string[]) {
+  return meaningful.length >= MIN_NAME_WORDS
+    ? { passed: true, detail: `${meaningful.length} words say what the picture shows.` }
+    : {
+        passed: false,
+        detail: `${saying(meaningful)} what the picture shows: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words.`,
+      };
+}
+
+function saying(meaningful: readonly string[]): string {
+  if (meaningful.length === 0) return 'No word says';
+  if (meaningful.length === 1) return `Only one word (${meaningful[0]}) says`;
+  return `Only ${meaningful.length} words (${list(meaningful)}) say`;
+}
+
+function concise(words: readonly string[]) {
+  const length = words.join('-').length;
+  if (words.length > DEFAULT_PROPOSAL_WORDS) {
+    return { passed: false, detail: `${words.length} words: keep to ${DEFAULT_PROPOSAL_WORDS} at most.` };
+  }
+  if (length > MAX_STEM_LENGTH) {
+    return { passed: false, detail: `${length} characters: keep to ${MAX_STEM_LENGTH} at most.` };
+  }
+  return { passed: true, detail: `${words.length} words, ${length} characters.` };
+}
+
+function noGenericWords(words: readonly string[], locale: string) {
+  const generic = words.filter((word) => isCameraWord(word, locale));
+  return generic.length === 0
+    ? { passed: true, detail: 'No generic or camera words.' }
+    : { passed: false, detail: `Generic or camera words say nothing about the picture: ${list(generic)}.` };
+}
+
+function noRepeatedWords(words: readonly string[], locale: string) {
+  const content = words.filter((word) => !isStopWord(word, locale));
+  const repeated = content.filter((word, index) => hasRootIn(word, content.slice(0, index)));
+  return repeated.length === 0
+    ? { passed: true, detail: 'No word is repeated.' }
+    : { passed: false, detail: `Repeated: ${list(repeated)}.` };
+}
+
+function keywordPresent(meaningful: readonly string[], keywords: readonly string[], locale: string) {
+  if (keywords.length === 0) return { passed: true, detail: 'No keywords were given.' };
+  const present = keywords.find((keyword) => {
+    const wanted = toAsciiWords(keyword, locale).filter((word) => !isStopWord(word, locale));
+    return wanted.length > 0 && wanted.every((word) => hasRootIn(word, meaningful));
+  });
+  return present === undefined
+    ? { passed: false, detail: `None of the keywords is in the name: ${keywords.join(', ')}.` }
+    : { passed: true, detail: `Holds the keyword "${present}".` };
+}
+
+function consistentWithTags(meaningful: readonly string[], { tags, keywords, locale }: ScoreOptions) {
+  const known = [...tags.filter((tag) => tag.source !== 'camera').map((tag) => tag.label), ...keywords].flatMap(
+    (label) => toAsciiWords(label, locale),
+  );
+  if (known.length === 0) return { passed: true, detail: 'No tags to compare the name with.' };
+  if (meaningful.length === 0) return { passed: false, detail: 'No word of the name can be compared with the tags.' };
+  const unsupported = meaningful.filter((word) => !known.some((tagWord) => sameRoot(word, tagWord)));
+  // Half the words may be the person's own (a product or brand name): more than that contradicts the tags.
+  return unsupported.length * 2 <= meaningful.length
+    ? {
+        passed: true,
+        detail:
+          unsupported.length === 0
+            ? 'Every word agrees with the tags.'
+            : `Agrees with the tags; not among them: ${list(unsupported)}.`,
+      }
+    : { passed: false, detail: `Most words are not among the tags: ${list(unsupported)}.` };
+}
