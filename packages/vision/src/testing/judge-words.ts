@@ -1,0 +1,126 @@
+import type { FixturePhoto } from './fixture-photos';
+
+/**
+ * How the words proposed for a fixture photograph compare with what a person wrote down for it. Each proposed entry
+ * (a word or a phrase, as given) lands in exactly one list, or in none when it holds no word to judge (empty, only
+ * digits such as a `-2` suffix, or only connecting words such as "on" or "the").
+ */
+export interface WordJudgement {
+  /** In `shows`: plainly true of the picture. */
+  correct: string[];
+  /** In `acceptable`: not wrong, not central. */
+  neutral: string[];
+  /** In neither list: counts as a wrong word. */
+  wrong: string[];
+}
+
+/** Words that join a phrase ("dogs at window") and say nothing about the picture by themselves. */
+const CONNECTING_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'of',
+  'on',
+  'in',
+  'at',
+  'by',
+  'with',
+  'to',
+  'from',
+  'for',
+  'into',
+  'onto',
+  'over',
+  'under',
+  'above',
+  'below',
+  'behind',
+  'beside',
+  'between',
+  'near',
+]);
+
+const IRREGULAR_SINGULARS: Record<string, string> = {
+  people: 'person',
+  men: 'man',
+  women: 'woman',
+  children: 'child',
+  mice: 'mouse',
+  geese: 'goose',
+  teeth: 'tooth',
+  feet: 'foot',
+};
+
+/**
+ * Judges each proposed entry against the photograph's lists. An entry matches a list entry when, word by word, the
+ * words are equal or one is a plural of the other (`cups` ~ `cup`, `leaves` ~ `leaf`, `berries` ~ `berry`); case,
+ * hyphens and underscores do not matter (`forget-me-not` ~ `forget me not`).
+ *
+ * - A phrase is also judged word by word, connecting words and numbers left out: wrong when any of its words is
+ *   wrong, else correct when any is correct, else neutral. So `red ceramic cup` is wrong for a photograph whose lists
+ *   hold `red` and `cup` but not `ceramic`: one wrong word in a filename is a wrong filename word.
+ * - An entry is correct when it equals an entry of `shows` or is correct word by word; otherwise neutral when it
+ *   equals an entry of `acceptable` (`suspension bridge`, though `suspension` alone is not listed); otherwise its
+ *   word-by-word verdict.
+ */
+export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, words: readonly string[]): WordJudgement {
+  const shows = photo.shows.map(toWords);
+  const acceptable = photo.acceptable.map(toWords);
+  const judgement: WordJudgement = { correct: [], neutral: [], wrong: [] };
+  for (const entry of words) {
+    const verdict = judgeEntry(toWords(entry), shows, acceptable);
+    if (verdict) judgement[verdict].push(entry);
+  }
+  return judgement;
+}
+
+type Verdict = keyof WordJudgement;
+
+function judgeEntry(entry: string[], shows: string[][], acceptable: string[][]): Verdict | undefined {
+  const whole = judgePhrase(entry, shows, acceptable);
+  const meaningful = entry.filter((word) => !CONNECTING_WORDS.has(word) && !/^\d+$/.test(word));
+  if (meaningful.length === 0) return whole;
+  const verdicts = meaningful.map((word) => judgePhrase([word], shows, acceptable) ?? 'wrong');
+  const byWord: Verdict = verdicts.includes('wrong') ? 'wrong' : verdicts.includes('correct') ? 'correct' : 'neutral';
+  if (whole === 'correct' || byWord === 'correct') return 'correct';
+  return whole ?? byWord;
+}
+
+function judgePhrase(phrase: string[], shows: string[][], acceptable: string[][]): Verdict | undefined {
+  if (shows.some((listed) => samePhrase(phrase, listed))) return 'correct';
+  if (acceptable.some((listed) => samePhrase(phrase, listed))) return 'neutral';
+  return undefined;
+}
+
+function toWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter((word) => word !== '');
+}
+
+function samePhrase(a: string[], b: string[]): boolean {
+  return a.length > 0 && a.length === b.length && a.every((word, index) => sameWord(word, b[index]!));
+}
+
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const formsOfB = singularForms(b);
+  return [...singularForms(a)].some((form) => formsOfB.has(form));
+}
+
+/** The word itself and every singular it could be the plural of; wrong guesses ("bus" → "bu") match nothing. */
+function singularForms(word: string): Set<string> {
+  const forms = new Set([word]);
+  const irregular = IRREGULAR_SINGULARS[word];
+  if (irregular) forms.add(irregular);
+  if (word.length > 3 && word.endsWith('ies')) forms.add(`${word.slice(0, -3)}y`);
+  if (word.length > 3 && word.endsWith('ves')) {
+    forms.add(`${word.slice(0, -3)}f`);
+    forms.add(`${word.slice(0, -3)}fe`);
+  }
+  if (word.length > 3 && word.endsWith('es')) forms.add(word.slice(0, -2));
+  if (word.length > 2 && word.endsWith('s') && !word.endsWith('ss')) forms.add(word.slice(0, -1));
+  return forms;
+}
