@@ -1,0 +1,12 @@
+export {
+  createObjectDetector,
+  DEFAULT_OBJECT_THRESHOLD,
+  type ObjectDetector,
+  type ObjectDetectorOptions,
+} from './object-detector';
+export {
+  createSafetyClassifier,
+  DEFAULT_SAFETY_THRESHOLD,
+  type SafetyClassifier,
+  type SafetyClassifierOptions,
+} from './safety-classifier';

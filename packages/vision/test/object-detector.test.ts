@@ -1,0 +1,93 @@
+import type { VisionTag } from '@renamer/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DecodedImage, decodeImage } from '../src/decoded-image';
+import { createObjectDetector, DEFAULT_OBJECT_THRESHOLD, type ObjectDetector } from '../src/models';
+import { tfjsRuntime } from '../src/models/tfjs-runtime';
+import { type FixturePhoto, tuningPhotos } from '../src/testing';
+
+interface Judged {
+  photo: FixturePhoto;
+  tags: VisionTag[];
+}
+
+let detector: ObjectDetector;
+let judged: Judged[];
+let images: Map<string, DecodedImage>;
+
+beforeAll(async () => {
+  detector = await createObjectDetector();
+  const photos = await tuningPhotos();
+  images = new Map(
+    await Promise.all(photos.map(async (photo) => [photo.file, await decodeImage(photo.path)] as const)),
+  );
+  judged = [];
+  for (const photo of photos) judged.push({ photo, tags: await detector.detect(images.get(photo.file)!) });
+}, 180_000);
+
+afterAll(() => detector.close());
+
+function isTrue(photo: FixturePhoto, label: string) {
+  return photo.shows.includes(label) || photo.acceptable.includes(label);
+}
+
+describe('createObjectDetector', () => {
+  it('names the animals and things plainly in the photographs', () => {
+    const found = (file: string) => judged.find((entry) => entry.photo.file === file)?.tags.map((tag) => tag.label);
+    expect(found('kleiber.jpg')).toContain('bird');
+    expect(found('friends.jpg')).toContain('dog');
+    expect(found('wine.jpg')).toContain('bottle');
+    const trueLabels = judged.flatMap(({ photo, tags }) => tags.filter((tag) => isTrue(photo, tag.label)));
+    expect(trueLabels.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('says at most one wrong word over all the fixture photographs, and nothing on most landscapes', () => {
+    const wrong = judged.flatMap(({ photo, tags }) =>
+      tags.filter((tag) => !isTrue(photo, tag.label)).map((tag) => `${photo.file}: ${tag.label} ${tag.confidence}`),
+    );
+    expect(wrong.length, wrong.join('\n')).toBeLessThanOrEqual(1);
+    const silent = judged.filter(({ tags }) => tags.length === 0);
+    expect(silent.length).toBeGreaterThanOrEqual(judged.length / 2);
+  });
+
+  it('gives each word once, from the objects source, sure and best first', () => {
+    for (const { tags } of judged) {
+      const labels = tags.map((tag) => tag.label);
+      expect(new Set(labels).size).toBe(labels.length);
+      for (const tag of tags) {
+        expect(tag.source).toBe('objects');
+        expect(tag.label).toMatch(/^[a-z]+( [a-z]+)*$/);
+        expect(tag.confidence).toBeGreaterThanOrEqual(DEFAULT_OBJECT_THRESHOLD);
+        expect(tag.confidence).toBeLessThanOrEqual(1);
+      }
+      expect([...tags].sort((a, b) => b.confidence - a.confidence)).toEqual(tags);
+    }
+  });
+
+  it('answers the same for the same pixels (no result reused from an earlier image)', async () => {
+    const kleiber = images.get('kleiber.jpg')!;
+    const landscape = images.get('aitzgorri.jpg')!;
+    expect(await detector.detect(landscape)).toEqual([]);
+    const again = await detector.detect(kleiber);
+    expect(again).toEqual(judged.find((entry) => entry.photo.file === 'kleiber.jpg')?.tags);
+    expect(await detector.detect(landscape)).toEqual([]);
+  });
+
+  it('shares one model between detectors, and the last close frees its weights', async () => {
+    const tf = await tfjsRuntime();
+    const withOne = tf.memory().numTensors;
+    const second = await createObjectDetector();
+    expect(tf.memory().numTensors).toBe(withOne);
+    await second.close();
+    await expect(second.detect(images.get('kleiber.jpg')!)).rejects.toThrow(/closed/);
+    expect(await detector.detect(images.get('friends.jpg')!)).toContainEqual(expect.objectContaining({ label: 'dog' }));
+
+    const third = await createObjectDetector();
+    await detector.close();
+    await third.close();
+    expect(tf.memory().numTensors).toBeLessThan(withOne - 100);
+    detector = await createObjectDetector();
+    expect(await detector.detect(images.get('kleiber.jpg')!)).toContainEqual(
+      expect.objectContaining({ label: 'bird' }),
+    );
+  });
+});
