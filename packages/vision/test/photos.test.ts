@@ -146,7 +146,8 @@ describe('metadataPhoto', () => {
     expect(tags['XMP-dc:Subject']).toEqual(written.keywords);
     expect(tags['IPTC:Keywords']).toEqual(written.keywords);
     expect(tags['IPTC:ObjectName']).toBe(written.title);
-    expect(tags['IFD0:ImageDescription']).toBe('OLYMPUS DIGITAL CAMERA');
+    expect(tags['IFD0:ImageDescription']).toBe('OLYMPUS DIGITAL CAMERA         ');
+    expect(written.boilerplate).toContain(tags['IFD0:ImageDescription']);
     expect(tags['IFD0:Make']).toBe(written.camera.make);
     expect(tags['ExifIFD:DateTimeOriginal']).toBe(written.dateTaken);
     expect(tags['Composite:GPSLatitude']).toBeCloseTo(written.gps.latitude, 4);

@@ -24,7 +24,7 @@ export interface FixturePhoto {
 /** Resolved from this module, not from the working directory: the fixtures sit at the repository's root. */
 export const TUNING_DIR = fileURLToPath(new URL('../../../../fixtures/photos/', import.meta.url));
 export const UNSEEN_DIR = fileURLToPath(new URL('../../../../fixtures/photos-unseen/', import.meta.url));
-export const MANIFEST_FILE = 'photos.json';
+const MANIFEST_FILE = 'photos.json';
 
 /** The tuning set: thresholds may be calibrated on these. */
 export function tuningPhotos(): Promise<FixturePhoto[]> {
@@ -36,7 +36,7 @@ export function unseenPhotos(): Promise<FixturePhoto[]> {
   return readManifest(UNSEEN_DIR);
 }
 
-export async function readManifest(dir: string): Promise<FixturePhoto[]> {
+async function readManifest(dir: string): Promise<FixturePhoto[]> {
   const manifestPath = join(dir, MANIFEST_FILE);
   const entries: unknown = JSON.parse(await readFile(manifestPath, 'utf8'));
   if (!Array.isArray(entries)) throw new Error(`${manifestPath}: expected an array of photographs`);

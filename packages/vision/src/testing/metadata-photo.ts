@@ -33,7 +33,8 @@ const LISBON = { latitude: 38.7139, longitude: -9.1335, city: 'Lisbon', country:
 const DATE_TAKEN = '2018:09:14 17:32:05';
 const WORDS_MADE_TRUE = ['lisbon', 'portugal', 'september'];
 const CAMERA = { make: 'OLYMPUS IMAGING CORP.', model: 'E-M5MarkII' };
-const CAMERA_DESCRIPTION = 'OLYMPUS DIGITAL CAMERA';
+// Olympus cameras pad it with spaces to 31 characters and a NUL, as in kite.jpg, path.jpg and darkest-hour.jpg.
+const CAMERA_DESCRIPTION = 'OLYMPUS DIGITAL CAMERA'.padEnd(31, ' ');
 const SOFTWARE = 'Adobe Photoshop Lightroom Classic 12.0 (Windows)';
 const COPYRIGHT = '© 2018 Trevor Freespace. Licensed under CC BY 4.0.';
 const USAGE_TERMS = 'This work is licensed under a Creative Commons Attribution 4.0 International License.';
@@ -42,7 +43,7 @@ const JPEG_COMMENT = 'CREATOR: gd-jpeg v1.0 (using IJG JPEG v80), quality = 90';
 /**
  * Writes onto a copy of one fixture photograph what a photographer's file carries: a title, a description and
  * keywords (XMP and IPTC, UTF-8), GPS coordinates in Lisbon, the date taken, the camera, and the boilerplate that
- * cameras and editors add (EXIF ImageDescription "OLYMPUS DIGITAL CAMERA", software, copyright and licence notices,
+ * cameras and editors add (EXIF ImageDescription "OLYMPUS DIGITAL CAMERA" padded with spaces, software, copyright and licence notices,
  * a JPEG comment). Any metadata the copy had before is removed first, so the file holds exactly what is returned.
  * The copy's name is camera-made (as `strippedCopy`'s), so the fixture's own file name says nothing.
  */
