@@ -1,1 +1,3 @@
 export { ANALYSIS_EDGE_PX, type DecodedImage, decodeImage } from './decoded-image';
+export * from './ocr';
+export * from './pixels';
