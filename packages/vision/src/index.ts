@@ -1,2 +1,4 @@
 export { ANALYSIS_EDGE_PX, type DecodedImage, decodeImage } from './decoded-image';
 export * from './models';
+export * from './ocr';
+export * from './pixels';

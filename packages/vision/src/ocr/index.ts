@@ -1,0 +1,2 @@
+export { mayHoldText } from './text-gate';
+export { createTextReader, type TextReader, type TextReaderOptions } from './text-reader';

@@ -1,0 +1,103 @@
+import type { VisionTag } from '@renamer/contracts';
+import { confidenceBeyond } from './confidence';
+import type { PixelStatistics } from './statistics';
+
+/**
+ * One scene or light word: said only when its main statistic is past `threshold` (towards `certainAt`, where
+ * the confidence reaches 1) and every guard holds. The measurements behind each number are in the README.
+ */
+interface SceneRule {
+  label: string;
+  statistic: (s: PixelStatistics) => number;
+  threshold: number;
+  certainAt: number;
+  guards: (s: PixelStatistics) => boolean;
+}
+
+/** Smaller is stronger for these statistics (fog: low contrast; night: low light). */
+const isPast = (value: number, rule: SceneRule) =>
+  rule.certainAt >= rule.threshold ? value >= rule.threshold : value <= rule.threshold;
+
+const SCENE_RULES: readonly SceneRule[] = [
+  {
+    // A blue, smooth upper third: clear sky. Leaves against the sky are blue too, but textured.
+    label: 'sky',
+    statistic: (s) => s.topSkyBlueShare,
+    threshold: 0.5,
+    certainAt: 0.9,
+    guards: (s) => s.topTexture <= 0.03,
+  },
+  {
+    // Much white beside blue in a smooth upper third. A white wall or a lamp has no blue beside it.
+    label: 'cloud',
+    statistic: (s) => s.topWhiteShare,
+    threshold: 0.25,
+    certainAt: 0.5,
+    guards: (s) => s.topSkyBlueShare >= 0.2 && s.topTexture <= 0.03,
+  },
+  {
+    // The sun (or the brightest light) low in the frame with the ground in shade, as at sunrise or sunset: which
+    // of the two cannot be told from pixels, hence "golden hour", true of both.
+    label: 'golden hour',
+    statistic: (s) => s.topLuma - s.bottomLuma,
+    threshold: 0.3,
+    certainAt: 0.5,
+    guards: (s) => s.upperGlareShare >= 0.01 && s.bottomLuma <= 0.2,
+  },
+  {
+    // Almost all of the frame dark, the top too: a dark studio backdrop has a lit subject and is brighter.
+    label: 'night',
+    statistic: (s) => s.meanLuma,
+    threshold: 0.1,
+    certainAt: 0.04,
+    guards: (s) => s.darkShare >= 0.8 && s.topLuma <= 0.1,
+  },
+  {
+    // Low contrast and colour over the whole frame, neither dark nor blown out, and little texture.
+    label: 'fog',
+    statistic: (s) => s.lumaSpread,
+    threshold: 0.25,
+    certainAt: 0.1,
+    guards: (s) => s.meanSaturation <= 0.12 && s.meanLuma >= 0.35 && s.meanLuma <= 0.85 && s.texture <= 0.015,
+  },
+  {
+    // Shaded white ground under a sky: studio white is blown out (excluded from the share) and has no sky above.
+    label: 'snow',
+    statistic: (s) => s.lowerSnowShare,
+    threshold: 0.5,
+    certainAt: 0.8,
+    guards: (s) => s.topSkyBlueShare + s.topWhiteShare >= 0.5 && s.meanSaturation <= 0.2,
+  },
+  {
+    // Rust, orange and gold foliage beside what is still green, textured like leaves: an orange object, a wooden
+    // room or a warm render is either alone in its colour or smooth.
+    label: 'autumn',
+    statistic: (s) => s.autumnShare,
+    threshold: 0.12,
+    certainAt: 0.35,
+    guards: (s) => s.greenShare >= 0.1 && s.texture >= 0.015,
+  },
+  {
+    // A large share of leaf and grass green with texture (smooth green is paint or a backdrop).
+    label: 'greenery',
+    statistic: (s) => s.greenShare,
+    threshold: 0.2,
+    certainAt: 0.5,
+    guards: (s) => s.texture >= 0.02,
+  },
+];
+
+/** The scene and light words (source `scene`) the statistics support, in the order of `SCENE_RULES`. */
+export function nameScene(statistics: PixelStatistics): VisionTag[] {
+  const tags: VisionTag[] = [];
+  for (const rule of SCENE_RULES) {
+    const value = rule.statistic(statistics);
+    if (!isPast(value, rule) || !rule.guards(statistics)) continue;
+    tags.push({
+      label: rule.label,
+      confidence: confidenceBeyond(value, rule.threshold, rule.certainAt),
+      source: 'scene',
+    });
+  }
+  return tags;
+}

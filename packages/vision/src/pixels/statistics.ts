@@ -1,0 +1,141 @@
+import { COLOUR_NAMES, type ColourName, colourIndexOf } from './colour-names';
+import type { HsvPlanes } from './hsv';
+
+/** Every figure the colour and scene words are decided from; shares are of the pixels of the named region. */
+export interface PixelStatistics {
+  /** Share of the frame per colour name (chromatic pixels only: neither dark nor grey). */
+  colourShares: Record<ColourName, number>;
+  /** Mean luma of the frame, 0..1. */
+  meanLuma: number;
+  /** Luma spread of the frame: the 95th minus the 5th percentile, 0..1. */
+  lumaSpread: number;
+  meanSaturation: number;
+  /** Share of the frame darker than a night scene's shadows (value < 0.2). */
+  darkShare: number;
+  /** Mean absolute luma step between neighbours over the frame (texture), 0..1. */
+  texture: number;
+  /** Top third: share of sky blue (hue 190–250°, some saturation, bright). */
+  topSkyBlueShare: number;
+  /** Top third: share of bright near-neutral pixels (white or light grey: clouds, overcast). */
+  topWhiteShare: number;
+  /** Top third: mean absolute luma step between neighbours. */
+  topTexture: number;
+  /** Top third: mean luma. */
+  topLuma: number;
+  /** Top two thirds: share of warm, saturated, lit pixels (red, orange, yellow, pink of a low sun). */
+  upperWarmShare: number;
+  /** Share of the frame that is leaf or grass green. */
+  greenShare: number;
+  /** Share of the frame in the saturated orange, rust and gold of autumn leaves. */
+  autumnShare: number;
+  /** Upper two thirds: share of the frame blown out to white (a light source: the sun, a lamp). */
+  upperGlareShare: number;
+  /** Bottom third: mean luma (a backlit foreground is dark). */
+  bottomLuma: number;
+  /** Bottom half: share of bright near-neutral pixels with a little shading (snow, not blown-out white). */
+  lowerSnowShare: number;
+}
+
+const LUMA_BINS = 256;
+
+/** The luma below which a share `p` of the pixels lies, read from a 256-bin histogram. */
+function percentile(histogram: Uint32Array, total: number, p: number): number {
+  let seen = 0;
+  for (let bin = 0; bin < LUMA_BINS; bin++) {
+    seen += histogram[bin]!;
+    if (seen > p * total) return bin / (LUMA_BINS - 1);
+  }
+  return 1;
+}
+
+export function measurePixels(planes: HsvPlanes): PixelStatistics {
+  const { width, height, hue, saturation, value, luma } = planes;
+  const size = width * height;
+  const topRows = Math.max(1, Math.round(height / 3));
+  const upperRows = Math.max(1, Math.round((2 * height) / 3));
+  const lowerStart = Math.floor(height / 2);
+
+  const colourCounts = new Float64Array(COLOUR_NAMES.length);
+  const lumaHistogram = new Uint32Array(LUMA_BINS);
+  let lumaSum = 0;
+  let saturationSum = 0;
+  let dark = 0;
+  let textureSum = 0;
+  let textureCount = 0;
+  let topSkyBlue = 0;
+  let topWhite = 0;
+  let topTextureSum = 0;
+  let topTextureCount = 0;
+  let topLumaSum = 0;
+  let upperWarm = 0;
+  let green = 0;
+  let autumn = 0;
+  let lowerSnow = 0;
+  let upperGlare = 0;
+  let bottomLumaSum = 0;
+  const bottomStart = height - topRows;
+
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const h = hue[i]!;
+      const s = saturation[i]!;
+      const v = value[i]!;
+      const l = luma[i]!;
+      lumaSum += l;
+      lumaHistogram[Math.round(l * (LUMA_BINS - 1))]! += 1;
+      saturationSum += s;
+      if (v < 0.2) dark++;
+      const colour = colourIndexOf(h, s, v);
+      if (colour >= 0) colourCounts[colour]! += 1;
+      let step = 0;
+      let steps = 0;
+      if (x + 1 < width) {
+        step += Math.abs(luma[i + 1]! - l);
+        steps++;
+      }
+      if (y + 1 < height) {
+        step += Math.abs(luma[i + width]! - l);
+        steps++;
+      }
+      textureSum += step;
+      textureCount += steps;
+      if (y < topRows) {
+        topLumaSum += l;
+        topTextureSum += step;
+        topTextureCount += steps;
+        if (h >= 190 && h < 250 && s >= 0.15 && v >= 0.45) topSkyBlue++;
+        if (v >= 0.75 && s < 0.15) topWhite++;
+      }
+      if (y < upperRows && l >= 0.95) upperGlare++;
+      if (y >= bottomStart) bottomLumaSum += l;
+      if (y < upperRows && (h < 50 || h >= 330) && s >= 0.35 && v >= 0.3) upperWarm++;
+      if (h >= 65 && h < 165 && s >= 0.2 && v >= 0.2) green++;
+      if (h >= 10 && h < 50 && s >= 0.45 && v >= 0.25) autumn++;
+      if (y >= lowerStart && v >= 0.7 && v < 0.98 && s < 0.12) lowerSnow++;
+    }
+  }
+
+  const colourShares = Object.fromEntries(COLOUR_NAMES.map((name, i) => [name, colourCounts[i]! / size])) as Record<
+    ColourName,
+    number
+  >;
+  return {
+    colourShares,
+    meanLuma: lumaSum / size,
+    lumaSpread: percentile(lumaHistogram, size, 0.95) - percentile(lumaHistogram, size, 0.05),
+    meanSaturation: saturationSum / size,
+    darkShare: dark / size,
+    texture: textureSum / Math.max(1, textureCount),
+    topSkyBlueShare: topSkyBlue / (topRows * width),
+    topWhiteShare: topWhite / (topRows * width),
+    topTexture: topTextureSum / Math.max(1, topTextureCount),
+    topLuma: topLumaSum / (topRows * width),
+    upperWarmShare: upperWarm / (upperRows * width),
+    greenShare: green / size,
+    autumnShare: autumn / size,
+    upperGlareShare: upperGlare / size,
+    bottomLuma: bottomLumaSum / (topRows * width),
+    lowerSnowShare: lowerSnow / ((height - lowerStart) * width),
+  };
+}

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashDistance, NEAR_DUPLICATE_DISTANCE, perceptualHash } from '@renamer/vision';
+import { type FixturePhoto, tuningPhotos } from '@renamer/vision/testing';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage } from '../src/decoded-image';
+
+let dir: string;
+let photos: FixturePhoto[];
+let hashes: Map<string, string>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'perceptual-hash-'));
+  photos = await tuningPhotos();
+  hashes = new Map();
+  for (const photo of photos) hashes.set(photo.file, perceptualHash(await decodeImage(photo.path)));
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const copies: [string, (image: sharp.Sharp) => sharp.Sharp][] = [
+  ['640 px, JPEG quality 60', (image) => image.resize(640).jpeg({ quality: 60 })],
+  ['300 px, WebP quality 50', (image) => image.resize(300).webp({ quality: 50 })],
+  ['1600 px, JPEG quality 85, 15 % brighter', (image) => image.resize(1600).modulate({ brightness: 1.15 }).jpeg()],
+];
+
+describe('perceptualHash', () => {
+  it('is 16 lowercase hex characters', () => {
+    for (const hash of hashes.values()) expect(hash).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it.each(copies)('finds a copy resized and re-encoded (%s) within the near-duplicate distance', async (name, make) => {
+    for (const photo of photos) {
+      const copy = join(dir, `${photo.file}-${name.replace(/\W+/g, '-')}`);
+      await make(sharp(photo.path)).toFile(copy);
+      const distance = hashDistance(hashes.get(photo.file)!, perceptualHash(await decodeImage(copy)));
+      expect(distance, photo.file).toBeLessThanOrEqual(NEAR_DUPLICATE_DISTANCE);
+    }
+  });
+
+  it('keeps unrelated photographs further apart than the near-duplicate distance', () => {
+    const files = [...hashes.keys()];
+    for (const [i, a] of files.entries()) {
+      for (const b of files.slice(i + 1)) {
+        expect(hashDistance(hashes.get(a)!, hashes.get(b)!), `${a} / ${b}`).toBeGreaterThan(NEAR_DUPLICATE_DISTANCE);
+      }
+    }
+  });
+});
+
+describe('hashDistance', () => {
+  it('counts the differing bits', () => {
+    expect(hashDistance('0123456789abcdef', '0123456789abcdef')).toBe(0);
+    expect(hashDistance('0000000000000000', 'ffffffffffffffff')).toBe(64);
+    expect(hashDistance('0000000000000000', '8000000000000001')).toBe(2);
+  });
+
+  it('refuses what is not a perceptual hash', () => {
+    expect(() => hashDistance('0123', '0123456789abcdef')).toThrow(/16 lowercase hex/);
+    expect(() => hashDistance('0123456789ABCDEF', '0123456789abcdef')).toThrow(/16 lowercase hex/);
+  });
+});

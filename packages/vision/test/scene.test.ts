@@ -1,0 +1,70 @@
+import { describePixels } from '@renamer/vision';
+import { type FixturePhoto, judgeWords, tuningPhotos } from '@renamer/vision/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage } from '../src/decoded-image';
+
+interface Described {
+  photo: FixturePhoto;
+  scene: string[];
+  confidences: number[];
+}
+
+let described: Described[];
+
+beforeAll(async () => {
+  described = [];
+  for (const photo of await tuningPhotos()) {
+    const tags = describePixels(await decodeImage(photo.path));
+    const scene = tags.filter((tag) => tag.source === 'scene');
+    described.push({ photo, scene: scene.map((tag) => tag.label), confidences: tags.map((tag) => tag.confidence) });
+  }
+});
+
+const sceneOf = (file: string) => described.find(({ photo }) => photo.file === file)?.scene;
+
+describe('scene and light words of the fixture photographs', () => {
+  it('are at most one wrong word in all', () => {
+    const wrong = described.flatMap(({ photo, scene }) =>
+      judgeWords(photo, scene).wrong.map((label) => `${photo.file}: ${label}`),
+    );
+    expect(wrong.length, wrong.join('; ')).toBeLessThanOrEqual(1);
+  });
+
+  it('say something true of a good share of the photographs', () => {
+    const right = described.filter(({ photo, scene }) => {
+      const { correct, neutral } = judgeWords(photo, scene);
+      return correct.length + neutral.length > 0;
+    });
+    expect(right.length).toBeGreaterThanOrEqual(Math.ceil(described.length / 3));
+  });
+
+  it('see the sky in clear blue skies and not indoors', () => {
+    expect(sceneOf('kite.jpg')).toContain('sky');
+    expect(sceneOf('bridge.jpg')).toContain('sky');
+    for (const file of ['wine.jpg', 'free.jpg', 'greentock.jpg', 'picture-1a.jpg', 'colorful-cups.jpg']) {
+      expect(sceneOf(file), file).not.toContain('sky');
+    }
+  });
+
+  it('see the low sun of the backlit meadow and of the sunset, and name neither sunrise nor sunset', () => {
+    expect(sceneOf('seeding.jpg')).toContain('golden hour');
+    expect(sceneOf('sunset.jpg')).toContain('golden hour');
+    const all = described.flatMap(({ scene }) => scene);
+    expect(all).not.toContain('sunset');
+    expect(all).not.toContain('sunrise');
+  });
+
+  it('do not call a warm wooden room or a lone orange bowl autumn', () => {
+    expect(sceneOf('wine.jpg')).not.toContain('autumn');
+    expect(sceneOf('picture-0b.jpg')).not.toContain('autumn');
+  });
+
+  it('give every tag a confidence between the threshold confidence 0.5 and 1', () => {
+    for (const { confidences } of described) {
+      for (const confidence of confidences) {
+        expect(confidence).toBeGreaterThanOrEqual(0.5);
+        expect(confidence).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});
