@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashDistance, NEAR_DUPLICATE_DISTANCE, perceptualHash } from '@renamer/vision';
+import { hashDistance, NEAR_DUPLICATE_DISTANCE } from '@renamer/domain';
+import { perceptualHash } from '@renamer/vision';
 import { type FixturePhoto, tuningPhotos } from '@renamer/vision/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,18 +48,5 @@ describe('perceptualHash', () => {
         expect(hashDistance(hashes.get(a)!, hashes.get(b)!), `${a} / ${b}`).toBeGreaterThan(NEAR_DUPLICATE_DISTANCE);
       }
     }
-  });
-});
-
-describe('hashDistance', () => {
-  it('counts the differing bits', () => {
-    expect(hashDistance('0123456789abcdef', '0123456789abcdef')).toBe(0);
-    expect(hashDistance('0000000000000000', 'ffffffffffffffff')).toBe(64);
-    expect(hashDistance('0000000000000000', '8000000000000001')).toBe(2);
-  });
-
-  it('refuses what is not a perceptual hash', () => {
-    expect(() => hashDistance('0123', '0123456789abcdef')).toThrow(/16 lowercase hex/);
-    expect(() => hashDistance('0123456789ABCDEF', '0123456789abcdef')).toThrow(/16 lowercase hex/);
   });
 });

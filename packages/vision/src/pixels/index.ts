@@ -1,2 +1,2 @@
 export { describePixels } from './describe-pixels';
-export { hashDistance, NEAR_DUPLICATE_DISTANCE, perceptualHash } from './perceptual-hash';
+export { perceptualHash } from './perceptual-hash';
