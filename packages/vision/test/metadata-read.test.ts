@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
@@ -82,6 +82,13 @@ describe('readPhotoMetadata', () => {
 
   it('gives an empty result, without throwing, for a file without metadata', async () => {
     expect(await read(plainJpeg)).toEqual({ keywords: [] });
+  });
+
+  it('gives an empty result for a file exiftool cannot parse, and rejects for a file that is not there', async () => {
+    const garbage = join(dir, 'not-a-photo.jpg');
+    await writeFile(garbage, 'not a JPEG at all');
+    expect(await read(garbage)).toEqual({ keywords: [] });
+    await expect(read(join(dir, 'missing.jpg'))).rejects.toThrow(/not found/i);
   });
 
   it('keeps keywords as written: numbers, booleans and leading zeros stay strings', async () => {

@@ -1,13 +1,8 @@
+import { wordsOf } from './meaningful-text';
+
 /** Company words makers put after their name in `Make` (`NIKON CORPORATION`, `OLYMPUS IMAGING CORP.`). */
 const COMPANY_WORDS =
   /[\s,]+(corporation|corp\.?|company|co\.?|ltd\.?|limited|inc\.?|gmbh|ag|s\.?a\.?|imaging|optical|electronics|mobile|telecommunications?)\b\.?/gi;
-
-function wordsOf(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
 
 /**
  * `Make` and `Model` as one name, the make said once: `NIKON CORPORATION` + `NIKON D750` → `NIKON D750`,

@@ -7,7 +7,8 @@ const CREDIT_MARK = /\s*[-–—|,]?\s*(?:©|\(c\)(?=\s*\d{4})|℗)/i;
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\s*[\r\n|]+\s*/;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
-function wordsOf(text: string): string[] {
+/** Lowercased words, punctuation dropped: `NIKON D750,` → `nikon`, `d750`. */
+export function wordsOf(text: string): string[] {
   return text
     .normalize('NFKC')
     .toLowerCase()
