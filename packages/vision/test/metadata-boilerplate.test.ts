@@ -16,7 +16,16 @@ const DROPPED: Record<BoilerplateFamily, string[]> = {
     'Exif_JPEG_PICTURE',
     'Shot on iPhone',
   ],
-  'camera-settings': ['14-42mm f/3.5 1/250s ISO 200', 'f/8 ISO 100', 'ISO 400, 1/60 s', 'f/2.8 at 35 mm'],
+  'camera-settings': [
+    '14-42mm f/3.5 1/250s ISO 200',
+    'f/8 ISO 100',
+    'ISO 400, 1/60 s',
+    'f/2.8 at 35 mm',
+    '50mm',
+    'f/1.8',
+    'DSLR',
+  ],
+  'image-format': ['Horizontal', 'Color Image', 'No People', 'Copy Space', 'Photography', 'Stock photo'],
   'lang-alt': ['x-default', '[x-default]', 'lang="x-default"', "xml:lang='en-US'"],
   placeholder: [
     'Default',
@@ -55,6 +64,9 @@ const KEPT = [
   'Photo booth at the fair',
   'Yellow tram climbing to Alfama',
   'Sony Center at night',
+  'Black and white',
+  'Landscape',
+  'Close-up',
 ];
 
 describe('boilerplate families', () => {

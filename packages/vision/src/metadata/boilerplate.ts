@@ -13,8 +13,12 @@ export const BOILERPLATE_FAMILIES = {
     /^(hp|hewlett[- ]packard) ?photosmart\b/i,
     /^shot (on|with) (an? )?[\w-]+( [\w-]+)?$/i,
   ],
-  /** Exposure settings: a focal length with an aperture, or two of aperture, shutter speed and ISO. */
+  /**
+   * Exposure settings and gear: a value that is one setting (`50mm`, `f/1.8`, `ISO 100`, `DSLR`), or a sentence with a
+   * focal length and an aperture, or two of aperture, shutter speed and ISO.
+   */
   'camera-settings': [
+    /^(\d+(-\d+)?\s?mm|f\/\d+(\.\d+)?|iso\s?\d{2,5}|1\/\d+\s?s?|dslr|slr|mirrorless)$/i,
     /\b\d+(-\d+)?\s?mm\b.*\bf\/\d|\bf\/\d.*\b\d+(-\d+)?\s?mm\b/i,
     /\bf\/\d.*\b(iso\s?\d{2,5}|1\/\d+\s?s?)\b|\b(iso\s?\d{2,5}|1\/\d+\s?s?)\b.*\bf\/\d/i,
     /\biso\s?\d{2,5}\b.*\b1\/\d+\s?s?\b|\b1\/\d+\s?s?\b.*\biso\s?\d{2,5}\b/i,
@@ -32,6 +36,11 @@ export const BOILERPLATE_FAMILIES = {
     /^made with (gimp|photoshop|lightroom|snapseed|vsco|picsart|canva)\b/i,
     /^(adobe )?(photoshop|lightroom)\b/i,
     /^gimp\b/i,
+  ],
+  /** Stock libraries' words about the file rather than the scene: its orientation, its colour mode, its use. */
+  'image-format': [
+    /^(horizontal|vertical|landscape format|portrait format|square format|square image)$/i,
+    /^(colou?r image|colou?r photo|full frame|copy space|no people|nobody|photography|stock|stock photo(graph)?|digital)$/i,
   ],
   /** Licences, copyright notices and credits: about rights, not about the picture. */
   licence: [
