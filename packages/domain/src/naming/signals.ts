@@ -19,10 +19,12 @@ export interface SignalPolicy {
 
 /**
  * Ranked as the issue orders the signals: the person's words, then the file's own title and keywords, then
- * what the pixels show. Tags arrive already cut at their source's calibrated threshold; these bars are the
- * name's, on the same calibrated scale (0.5: more likely right than wrong). A name is held to a higher bar
- * where a mistake is costly: a misread OCR word or a wrong object is a wrong noun in the name (0.8 and 0.6).
- * The person's own words need no bar. Camera and lens never describe the picture: `null`, never in a name.
+ * what the pixels show. Tags arrive already cut at their source's threshold, each calibrated on the fixture
+ * photographs where that source is measured (@renamer/vision's README: objects at a detector score of 0.5 over
+ * an allow-list of classes, colour, scene and text at 0.5 meaning "exactly on the measured threshold"). A second,
+ * uncalibrated bar here would only hide words the measurements found right, so every bar is 0.5, the shared
+ * scale's "more likely right than wrong". The person's own words need no bar. Camera and lens never describe
+ * the picture: `null`, never in a name.
  */
 export const NAME_SIGNALS: Readonly<Record<TagSource, SignalPolicy | null>> = {
   keywords: { rank: 0, threshold: 0, role: 'subject' },
@@ -30,10 +32,10 @@ export const NAME_SIGNALS: Readonly<Record<TagSource, SignalPolicy | null>> = {
   'file-keywords': { rank: 2, threshold: 0.5, role: 'subject' },
   filename: { rank: 3, threshold: 0, role: 'subject' },
   description: { rank: 4, threshold: 0.5, role: 'subject' },
-  llm: { rank: 5, threshold: 0.6, role: 'subject' },
-  text: { rank: 6, threshold: 0.8, role: 'subject' },
-  objects: { rank: 7, threshold: 0.6, role: 'subject' },
-  scene: { rank: 8, threshold: 0.6, role: 'scene' },
+  llm: { rank: 5, threshold: 0.5, role: 'subject' },
+  text: { rank: 6, threshold: 0.5, role: 'subject' },
+  objects: { rank: 7, threshold: 0.5, role: 'subject' },
+  scene: { rank: 8, threshold: 0.5, role: 'scene' },
   place: { rank: 9, threshold: 0.5, role: 'place' },
   colour: { rank: 10, threshold: 0.5, role: 'colour' },
   context: { rank: 11, threshold: 0, role: 'fallback' },
