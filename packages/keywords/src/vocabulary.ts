@@ -41,7 +41,7 @@ export interface Subject {
   term: string;
   category: string;
   related: readonly string[];
-  /** The subject's own typical modifiers first, then its category's. */
+  /** Its typical modifiers of each kind: its own list where the data gives one, else its category's. */
   modifiers: Readonly<Record<Slot, readonly string[]>>;
 }
 
@@ -87,7 +87,7 @@ function buildVocabulary(): Vocabulary {
       category: row.category,
       related: row.related,
       modifiers: Object.fromEntries(
-        SLOTS.map((slot) => [slot, [...new Set([...(row.modifiers?.[slot] ?? []), ...(category[slot] ?? [])])]]),
+        SLOTS.map((slot) => [slot, row.modifiers?.[slot] ?? category[slot] ?? []]),
       ) as Record<Slot, string[]>,
     };
     for (const form of new Set([row.term, row.plural ?? regularPlural(row.term)])) {

@@ -28,7 +28,7 @@ export interface KeywordServiceDeps {
 /** Camera and date tags describe the shot, not what is in it. */
 const UNSUGGESTED_SOURCES: ReadonlySet<TagSource> = new Set(['camera', 'date']);
 
-const describe = (checked: CheckedKeyword) => checked.issues.map((issue) => KEYWORD_ISSUES[issue].message).join(', ');
+const whyRefused = (checked: CheckedKeyword) => checked.issues.map((issue) => KEYWORD_ISSUES[issue].message).join(', ');
 
 /** 400 `invalid_keywords` naming each refused keyword and why, or for a list of the wrong length. */
 function refuseInvalid(keywords: readonly string[], checked: readonly CheckedKeyword[]): void {
@@ -37,7 +37,7 @@ function refuseInvalid(keywords: readonly string[], checked: readonly CheckedKey
       ? [
           {
             path: `body.keywords.${index}`,
-            message: `${JSON.stringify(entry.keyword)} ${describe(entry)}`,
+            message: `${JSON.stringify(entry.keyword)} ${whyRefused(entry)}`,
             code: 'invalid_keywords' as const,
           },
         ]
