@@ -133,4 +133,31 @@ describe('the API with a model configured (an OpenAI-compatible server)', () => 
       expect(body!.longTail).toContain('ceramic coffee mug');
     }
   });
+
+  it('stops the model call when the client leaves, so the next request gets the slot at once', async () => {
+    const user = await stack.createUser();
+    // One call to the model at a time, and a first answer that would take 8 s.
+    const single = await stack.startApi({ LLM_CONCURRENCY: '1', LLM_TIMEOUT_MS: '20000' });
+    model.reply({ content: JSON.stringify(MODEL_ANSWER), delayMs: 8_000 }, { content: JSON.stringify(MODEL_ANSWER) });
+    const leaving = new AbortController();
+    const first = fetch(`${single.url}/api/keywords/enhance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ keywords: ['ceramic mug'] }),
+      signal: leaving.signal,
+    }).catch((error: Error) => error.name);
+    const asked = model.requests.length;
+    while (model.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 20));
+    leaving.abort();
+    expect(await first).toBe('AbortError');
+
+    const started = Date.now();
+    const { body } = await getJson(`${single.url}/api/keywords/enhance`, user.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keywords: ['ceramic mug'] }),
+    });
+    expect(body).toMatchObject({ provider: 'llm' });
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
 });

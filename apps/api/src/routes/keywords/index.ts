@@ -8,7 +8,7 @@ import {
   ValidateKeywordsBody,
   ValidateKeywordsResponse,
 } from '@renamer/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { KeywordService } from '../../services/keywords/keyword-service';
 
@@ -16,6 +16,15 @@ export interface KeywordRoutesOptions {
   keywords: KeywordService;
   /** Requests per minute per user, the three routes together, on top of the global limit. */
   perMinute: number;
+}
+
+/** Aborts when the client leaves before its answer is sent, so that a model call stops holding its slot. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
 }
 
 export async function keywordRoutes(app: FastifyInstance, { keywords, perMinute }: KeywordRoutesOptions) {
@@ -52,7 +61,7 @@ export async function keywordRoutes(app: FastifyInstance, { keywords, perMinute 
         errors: ['invalid_keywords'],
       },
     },
-    (request) => keywords.enhance(request.body),
+    (request, reply) => keywords.enhance(request.body, clientGone(reply)),
   );
 
   typed.post(
@@ -67,7 +76,7 @@ export async function keywordRoutes(app: FastifyInstance, { keywords, perMinute 
         errors: ['not_found'],
       },
     },
-    (request) => keywords.suggest(principalOf(request).user.id, request.body),
+    (request, reply) => keywords.suggest(principalOf(request).user.id, request.body, clientGone(reply)),
   );
 
   typed.post(

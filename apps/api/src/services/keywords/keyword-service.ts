@@ -81,20 +81,23 @@ export function createKeywordService(deps: KeywordServiceDeps) {
   }
 
   return {
-    async enhance({ keywords, context, locale }: EnhanceKeywordsBody): Promise<EnhanceKeywordsResponse> {
+    async enhance(
+      { keywords, context, locale }: EnhanceKeywordsBody,
+      signal?: AbortSignal,
+    ): Promise<EnhanceKeywordsResponse> {
       const checked = checkKeywords(keywords, locale);
       refuseInvalid(keywords, checked);
       const usable = checked.filter((entry) => entry.issues.length === 0).map((entry) => entry.normalized);
       const { answer, provider } = await firstAnswer(EnhancedKeywords, (each) =>
-        each.enhance({ keywords: usable, ...(context ? { context } : {}), locale }),
+        each.enhance({ keywords: usable, ...(context ? { context } : {}), locale }, signal),
       );
       return { ...answer, provider };
     },
 
     /** From an image's tags and its batch's keywords (context as text), or from free text. */
-    async suggest(userId: string, body: SuggestKeywordsBody): Promise<{ suggestions: string[] }> {
+    async suggest(userId: string, body: SuggestKeywordsBody, signal?: AbortSignal): Promise<{ suggestions: string[] }> {
       const input = 'imageId' in body ? await imageHints(userId, body.imageId) : { tags: [], ...body };
-      const { answer } = await firstAnswer(SuggestedKeywords, (each) => each.suggest(input));
+      const { answer } = await firstAnswer(SuggestedKeywords, (each) => each.suggest(input, signal));
       return { suggestions: answer };
     },
 
