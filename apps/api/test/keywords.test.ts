@@ -81,6 +81,7 @@ describe('POST /api/keywords/enhance', () => {
     ['a control character', 'mug\u0000', 'control characters'],
     ['a line break', 'mug\ncup', 'control characters'],
     ['a bidirectional control', 'mug\u202egpj', 'control characters'],
+    ['a right-to-left mark', 'mug\u200f', 'control characters'],
   ])('refuses a keyword with %s as invalid_keywords, naming it', async (_, keyword, why) => {
     const user = await stack.createUser();
     const { status, body } = await post(user, 'enhance', { keywords: ['ceramic mug', keyword] });

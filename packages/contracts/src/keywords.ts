@@ -18,7 +18,7 @@ export type KeywordProviderName = z.infer<typeof KeywordProviderName>;
  * included). A keyword holding any of them is refused, and no answer may carry one.
  */
 export const KEYWORD_MARKUP = /[<>]|&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);|(?:java|vb)script\s*:/iu;
-export const KEYWORD_CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+export const KEYWORD_CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 /** One keyword of an answer: plain text within the limits. */
 export const AnswerKeyword = z
