@@ -1,7 +1,6 @@
 import { KEYWORD_CONTROL, KEYWORD_MARKUP, KEYWORD_MAX_CHARS, KEYWORD_MIN_CHARS } from '@renamer/contracts';
 import { charCount, normalizeKeyword, wordsOf } from './normalize';
 import { stopWordsFor, trimStopWords } from './stop-words';
-import { vocabularyFor } from './vocabulary';
 
 /**
  * What can be wrong with a keyword. `refused` ones make an enhance request 400 `invalid_keywords`; the others
@@ -37,7 +36,7 @@ function issuesOf(raw: string, collapsed: string, normalized: string): KeywordIs
 
 /** Each keyword judged, in order; a later keyword equal to an earlier one once normalised is a duplicate. */
 export function checkKeywords(keywords: readonly string[], locale: string): CheckedKeyword[] {
-  const stopWords = stopWordsFor(locale, vocabularyFor(locale));
+  const stopWords = stopWordsFor(locale);
   const seen = new Set<string>();
   return keywords.map((keyword) => {
     const collapsed = normalizeKeyword(keyword, locale);

@@ -1,5 +1,5 @@
 import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
-import { languageOf, type Vocabulary } from './vocabulary';
+import { languageOf, vocabularyFor } from './vocabulary';
 
 const LISTS: Readonly<Record<string, readonly string[] | undefined>> = stopwordsIso;
 const cache = new Map<string, ReadonlySet<string>>();
@@ -8,11 +8,12 @@ const cache = new Map<string, ReadonlySet<string>>();
  * The stop words of the locale's language (none for a language stopwords-iso lacks), less every word of the
  * curated lists: its English list holds "mug", "home", "ring", "old" and "computer".
  */
-export function stopWordsFor(locale: string, vocabulary: Vocabulary): ReadonlySet<string> {
+export function stopWordsFor(locale: string): ReadonlySet<string> {
   const language = languageOf(locale);
   let words = cache.get(language);
   if (!words) {
-    words = new Set((LISTS[language] ?? []).filter((word) => !vocabulary.words.has(word)));
+    const curated = vocabularyFor(locale).words;
+    words = new Set((LISTS[language] ?? []).filter((word) => !curated.has(word)));
     cache.set(language, words);
   }
   return words;

@@ -3,7 +3,7 @@ import { normalizeKeyword, unique } from './normalize';
 import { longestMatch } from './phrase';
 import { PREPOSITIONS } from './prepositions';
 import { stopWordsFor } from './stop-words';
-import { type Vocabulary, vocabularyFor } from './vocabulary';
+import { vocabularyFor } from './vocabulary';
 
 const MAX_SUGGESTIONS = 20;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
@@ -28,10 +28,11 @@ function textWords(text: string, locale: string): TextWord[] {
  * it ("handmade ceramic mugs", then "mug"), then names. Without lists (another language): its words that are
  * not stop words, since nothing tells its nouns apart.
  */
-export function keywordsInText(text: string, locale: string, vocabulary = vocabularyFor(locale)): string[] {
+function keywordsInText(text: string, locale: string): string[] {
+  const vocabulary = vocabularyFor(locale);
   const found = textWords(text, locale);
   const words = found.map((entry) => entry.word);
-  const stopWords = stopWordsFor(locale, vocabulary);
+  const stopWords = stopWordsFor(locale);
   if (vocabulary.subjects.size === 0) return words.filter((word) => !stopWords.has(word) && word.length > 2);
 
   const terms: string[] = [];
@@ -62,12 +63,11 @@ export function suggestKeywords(
   tags: readonly { label: string; confidence: number }[],
   text: string | undefined,
   locale: string,
-  vocabulary: Vocabulary = vocabularyFor(locale),
 ): string[] {
   const fromTags = [...tags]
     .sort((a, b) => b.confidence - a.confidence)
     .map((tag) => normalizeKeyword(tag.label, locale));
-  const fromText = text ? keywordsInText(text, locale, vocabulary) : [];
+  const fromText = text ? keywordsInText(text, locale) : [];
   return unique([...fromTags, ...fromText])
     .filter(isAnswerable)
     .slice(0, MAX_SUGGESTIONS);
