@@ -4,6 +4,8 @@ import { createRepositories } from '@renamer/db';
 import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
 import { turnOffImageCache } from '@renamer/imaging';
+import { createLocalKeywordProvider } from '@renamer/keywords';
+import { createLlmProvider, llmConfigFromEnv, llmKeywordProvider } from '@renamer/llm';
 import {
   createBatchScheduler,
   createBatchTracker,
@@ -20,6 +22,7 @@ import { createUploadService } from './services/batches/upload-service';
 import { createDeliveryLinks } from './services/downloads/delivery-links';
 import { createDownloadService } from './services/downloads/download-service';
 import { createImageService } from './services/images/image-service';
+import { createKeywordService } from './services/keywords/keyword-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
 import { createProgressHub } from './ws/progress-hub';
@@ -88,6 +91,16 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     batches: repositories.batches,
     filenameHistory: repositories.filenameHistory,
     tracker,
+  });
+  const llmConfig = llmConfigFromEnv(env);
+  const keywords = createKeywordService({
+    providers: [
+      ...(llmConfig ? [llmKeywordProvider(createLlmProvider(llmConfig, { logger }))] : []),
+      createLocalKeywordProvider(),
+    ],
+    images: repositories.images,
+    batches: repositories.batches,
+    log: logger,
   });
   const uploads = createUploadService({
     db: platform.db.db,
@@ -163,6 +176,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     apiKeys,
     batches,
     images,
+    keywords,
     uploads,
     downloads,
     progressHub,

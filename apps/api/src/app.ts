@@ -10,6 +10,7 @@ import { batchRoutes } from './routes/batches';
 import { downloadRoutes } from './routes/downloads';
 import { filesRoutes } from './routes/files';
 import { imageRoutes } from './routes/images';
+import { keywordRoutes } from './routes/keywords';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
@@ -69,6 +70,10 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       await signedIn.register(batchRoutes, { batches: services.batches, uploads: services.uploads });
       await signedIn.register(downloadRoutes, { downloads: services.downloads });
       await signedIn.register(imageRoutes, { images: services.images });
+      await signedIn.register(keywordRoutes, {
+        keywords: services.keywords,
+        perMinute: env.KEYWORD_RATE_LIMIT_PER_MINUTE,
+      });
       await signedIn.register(wsRoutes, {
         hub: services.progressHub,
         allowedOrigins: new Set([

@@ -1,4 +1,5 @@
 import { availableParallelism, tmpdir } from 'node:os';
+import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 
@@ -38,6 +39,7 @@ export const apiEnvSchema = serviceEnvSchema({
   SESSION_TTL: durationSeconds('7d'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  KEYWORD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   UPLOAD_MAX_FILE_BYTES: z.coerce
     .number()
     .int()
@@ -60,6 +62,7 @@ export const apiEnvSchema = serviceEnvSchema({
         .filter(Boolean),
     )
     .pipe(z.array(z.url())),
+  ...llmEnv,
 }).superRefine((env, ctx) => {
   if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER) {
     ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be set in production' });

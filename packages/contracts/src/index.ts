@@ -9,4 +9,5 @@ export * from './health';
 export * from './image-views';
 export * from './images';
 export * from './jobs';
+export * from './keywords';
 export * from './text';

@@ -1,0 +1,14 @@
+import type { EnhanceKeywordsResponse } from '@renamer/contracts';
+
+/** Something that enhances and suggests keywords: the local engine, or a model behind `@renamer/llm`. */
+export interface KeywordProvider {
+  readonly name: 'local' | 'llm';
+  enhance(
+    input: { keywords: string[]; context?: string; locale: string },
+    signal?: AbortSignal,
+  ): Promise<Omit<EnhanceKeywordsResponse, 'provider'>>;
+  suggest(
+    input: { tags: readonly { label: string; confidence: number }[]; text?: string; locale: string },
+    signal?: AbortSignal,
+  ): Promise<string[]>;
+}
