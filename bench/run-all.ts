@@ -17,6 +17,8 @@ const BENCHMARKS: Record<string, string> = {
   upload: 'bench/upload.ts',
   ws: 'bench/ws.ts',
   zip: 'bench/zip.ts',
+  analyze: 'bench/analyze.ts',
+  'naming-quality': 'bench/naming-quality.ts',
 };
 const given = process.argv.slice(2).filter((arg) => arg !== '--');
 const names = given.filter((arg) => !arg.startsWith('--'));

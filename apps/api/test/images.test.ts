@@ -76,6 +76,9 @@ describe('reading images', () => {
       error: null,
     });
     expect(image!.filename).toMatch(/^red-shoes.*\.jpg$/);
+    expect(image!.seo).toMatchObject({ score: expect.any(Number), reasons: expect.any(Array) });
+    expect(image!.seo.reasons.map((reason: { rule: string }) => reason.rule)).toContain('keyword_present');
+    expect(image!.safety).toEqual({ unsafe: false, score: expect.any(Number) });
     expect(image!.history).toEqual([
       { from: null, to: image!.filename, source: 'proposal', by: null, at: expect.any(String) },
     ]);
@@ -124,6 +127,10 @@ describe('changing names', () => {
       proposedFilename: proposed,
       status: 'ready',
     });
+    // The score is of the name the person typed: the batch's keyword "red shoes" is in it.
+    expect(renamed.body!.seo.reasons).toContainEqual(
+      expect.objectContaining({ rule: 'keyword_present', passed: true }),
+    );
 
     const approved = await call(owner, 'POST', `/api/image/${id}/approve`);
     expect(approved.body).toMatchObject({ status: 'approved', approved: true, filename: 'red-running-shoes.jpg' });
@@ -169,6 +176,21 @@ describe('changing names', () => {
     ]);
     const times = history.map((entry) => Date.parse(entry.at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('answers the score of the name the person typed, lower for a worse name', async () => {
+    const owner = await stack.createUser();
+    const {
+      images: [image],
+    } = await readyBatch(owner, ['IMG_4412.JPG']);
+    const good = await rename(owner, image!.id, 'red running shoes on a track');
+    const generic = await rename(owner, image!.id, 'shoes img 4411');
+
+    expect(generic.body!.seo.score).toBeLessThan(good.body!.seo.score);
+    expect(generic.body!.seo.reasons).toContainEqual(
+      expect.objectContaining({ rule: 'no_generic_words', passed: false }),
+    );
+    expect((await call(owner, 'GET', `/api/image/${image!.id}`)).body!.seo).toEqual(generic.body!.seo);
   });
 
   it('leaves everything as it is for the name the image already has', async () => {

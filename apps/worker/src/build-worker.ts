@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { createRepositories } from '@renamer/db';
+import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
 import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import {
   closeQueues,
@@ -11,16 +13,18 @@ import {
 import { createHttpService, createMetrics, createRedis, type ServiceDeps } from '@renamer/service-kit';
 import { createImageAnalyzer } from './analysis/create-image-analyzer';
 import type { ImageAnalyzer } from './analysis/image-analyzer';
+import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
+import { batchNamer } from './handlers/name-batch';
 import { processBatchHandler } from './handlers/process-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
 import { createJobMetrics } from './job-metrics';
 
 export interface WorkerDeps extends ServiceDeps<WorkerEnv> {
-  /** The production analyser unless given (a test gives a slow one, to kill a worker mid-job). */
-  analyzer?: ImageAnalyzer;
+  /** Wraps the production analyser (a test slows it down, to kill a worker mid-job). */
+  wrapAnalyzer?: (analyzer: ImageAnalyzer) => ImageAnalyzer;
 }
 
 export interface WorkerService {
@@ -33,7 +37,12 @@ export interface WorkerService {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The worker's composition root: the service graph, one handler per catalog job, the BullMQ workers. */
-export function buildWorker({ env, logger, platform, analyzer = createImageAnalyzer() }: WorkerDeps): WorkerService {
+export function buildWorker({
+  env,
+  logger,
+  platform,
+  wrapAnalyzer = (analyzer) => analyzer,
+}: WorkerDeps): WorkerService {
   const metrics = createMetrics('worker');
   const http = createHttpService({
     service: 'worker',
@@ -54,15 +63,28 @@ export function buildWorker({ env, logger, platform, analyzer = createImageAnaly
     onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
   });
 
+  const llmConfig = llmConfigFromEnv(env);
+  const toolkit = createVisionToolkit({
+    ocrCachePath: join(env.WORK_DIR, 'renamer-ocr'),
+    safetyThreshold: env.SAFETY_THRESHOLD,
+    llm: llmConfig ? createLlmProvider(llmConfig, { logger }) : null,
+  });
+
   const handlers: JobHandlers = {
-    'process-batch': processBatchHandler({ tracker }),
+    'process-batch': processBatchHandler({
+      tracker,
+      nameAsWhole: batchNamer({ images: repositories.images, batches: repositories.batches }),
+    }),
     'analyze-image': analyzeImageHandler({
       images: repositories.images,
       batches: repositories.batches,
       store: platform.store,
       tracker,
-      analyzer,
+      analyzer: wrapAnalyzer(
+        createImageAnalyzer(toolkit, { steps: env.ANALYSIS_STEPS, llmTimeoutMs: llmConfig?.timeoutMs ?? 0 }),
+      ),
       tempDir: env.WORK_DIR,
+      refuseUnsafe: env.REFUSE_UNSAFE_IMAGES,
     }),
     'reconcile-images': reconcileImagesHandler({
       images: repositories.images,
@@ -96,6 +118,7 @@ export function buildWorker({ env, logger, platform, analyzer = createImageAnaly
     closers: [
       () => http.close(),
       () => pool.close(),
+      () => toolkit.close(),
       () => flows.close(),
       () => closeQueues(queues),
       async () => bullConnection.disconnect(),

@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
 import { QUEUE_CATALOG } from '@renamer/contracts';
+import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
+import { OPTIONAL_STEPS } from './analysis/create-image-analyzer';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).default(fallback);
 
@@ -15,6 +17,23 @@ export const workerEnvSchema = serviceEnvSchema({
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).default(60),
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   WORK_DIR: z.string().min(1).default(tmpdir()),
+  /** The optional analysis steps to run, comma-separated; the file header is always read. */
+  ANALYSIS_STEPS: z
+    .string()
+    .default(OPTIONAL_STEPS.join(','))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((step) => step.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(OPTIONAL_STEPS)))
+    .transform((steps) => new Set(steps)),
+  /** The summed probability of the unsafe classes above which an image is judged unsafe. */
+  SAFETY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** Fail images judged unsafe instead of naming them. */
+  REFUSE_UNSAFE_IMAGES: z.stringbool().default(false),
+  ...llmEnv,
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

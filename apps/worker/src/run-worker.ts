@@ -6,7 +6,7 @@ import { loadWorkerEnv } from './env';
 const SHUTDOWN_MARGIN_MS = 5_000;
 
 /** The whole life of a worker process: parse env, build, close gracefully on SIGTERM/SIGINT, start. */
-export async function runWorker(overrides: Pick<WorkerDeps, 'analyzer'> = {}): Promise<void> {
+export async function runWorker(overrides: Pick<WorkerDeps, 'wrapAnalyzer'> = {}): Promise<void> {
   try {
     const env = loadWorkerEnv();
     const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV);

@@ -6,13 +6,20 @@ import { testDir } from '@renamer/service-kit/testing';
 import type { DecodedImage } from '@renamer/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
-import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
+import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
 import { metadataStep } from '../src/analysis/metadata-step';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
+import { createVisionToolkit } from '../src/analysis/vision-toolkit';
 
 let dir: string;
 let landscape: string;
-const context = { originalFilename: 'harbour at dusk.png', keywords: ['boats'], batchName: null, locale: 'en' };
+const context = {
+  originalFilename: 'harbour at dusk.png',
+  keywords: ['boats'],
+  context: null,
+  batchName: null,
+  locale: 'en',
+};
 
 beforeAll(async () => {
   dir = testDir('analysis');
@@ -28,22 +35,14 @@ const step = (overrides: Partial<AnalysisStep> & Pick<AnalysisStep, 'name' | 'ru
   ...overrides,
 });
 
-describe("today's analyser", () => {
-  it("reads the file's header and proposes names from the person's words, then the shape", async () => {
-    const analysis = await createImageAnalyzer().analyze(landscape, context);
-    expect(analysis.metadata).toMatchObject({ width: 2000, height: 1000, format: 'png', hasAlpha: false });
-    expect(analysis.nameCandidates).toEqual(['boats', 'harbour at dusk', 'landscape', 'image']);
-    expect(analysis.visionTags).toEqual([]);
-    expect(analysis.altText).toBeNull();
-    expect(analysis.provenance).toEqual([
-      { step: 'metadata', source: metadataStep.source, outcome: 'ok', durationMs: expect.any(Number) },
-    ]);
-  });
-
+describe('the production analyser', () => {
   it('fails the attempt when the file is not an image it can read', async () => {
+    const toolkit = createVisionToolkit({ ocrCachePath: join(dir, 'ocr'), safetyThreshold: 0.7, llm: null });
     const notAnImage = join(dir, 'notes.png');
     await writeFile(notAnImage, 'just some text\n');
-    await expect(createImageAnalyzer().analyze(notAnImage, context)).rejects.toThrow();
+    const analyzer = createImageAnalyzer(toolkit, { steps: new Set(OPTIONAL_STEPS), llmTimeoutMs: 0 });
+    await expect(analyzer.analyze(notAnImage, context)).rejects.toThrow();
+    await toolkit.close();
   });
 });
 

@@ -1,12 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { photo } from '@renamer/api/testing';
 import { createLogger } from '@renamer/service-kit';
+import { tuningPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
-import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
+import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
 import type { ImageAnalyzer } from '../src/analysis/image-analyzer';
 import { metadataStep } from '../src/analysis/metadata-step';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
-import { ANALYSIS_FAILED, type AnalyzeImageDeps, analyzeImageHandler } from '../src/handlers/analyze-image';
+import { createVisionToolkit } from '../src/analysis/vision-toolkit';
+import {
+  ANALYSIS_FAILED,
+  type AnalyzeImageDeps,
+  analyzeImageHandler,
+  UNSAFE_IMAGE,
+} from '../src/handlers/analyze-image';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 
 let world: HandlerFixture;
@@ -19,14 +28,16 @@ const logger = createLogger('worker-test', process.env.LOG_LEVEL!);
 const attempt = { logger, finalAttempt: false };
 const lastAttempt = { logger, finalAttempt: true };
 
+/** The handler's own work (claim, name, record, fail) on the header alone; the steps have tests of their own. */
 function handler(overrides: Partial<AnalyzeImageDeps> = {}) {
   return analyzeImageHandler({
     images: world.repositories.images,
     batches: world.repositories.batches,
     store: world.store,
     tracker: world.tracker,
-    analyzer: createImageAnalyzer(),
+    analyzer: createStepPipeline([metadataStep]),
     tempDir: world.workDir,
+    refuseUnsafe: false,
     ...overrides,
   });
 }
@@ -79,23 +90,29 @@ describe('analyze-image', () => {
     const [image] = images;
 
     expect(await handler().handle({ imageId: image!.id, batchId: batch.id }, attempt)).toEqual({
-      filename: 'red-shoes-landscape.png',
+      filename: 'red-shoes.png',
     });
 
     const row = await imageRow(image!.id);
     expect(row).toMatchObject({
       status: 'ready',
-      filename: 'red-shoes-landscape.png',
-      proposedFilename: 'red-shoes-landscape.png',
+      filename: 'red-shoes.png',
+      proposedFilename: 'red-shoes.png',
+      visionTags: [{ label: 'red shoes', source: 'keywords', confidence: 1 }],
+      seo: {
+        score: expect.any(Number),
+        reasons: expect.arrayContaining([{ rule: 'keyword_present', passed: true, detail: expect.any(String) }]),
+      },
       attempts: 1,
       error: null,
       metadata: { width: 60, height: 40, format: 'png' },
       analysisSteps: [{ step: 'metadata', source: 'file header (sharp)', outcome: 'ok' }],
     });
     expect(imageEvents(image!.id).map((event) => event.status)).toEqual(['processing', 'ready']);
-    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');
+    // Finished by its process-batch job, once the batch is named as a whole.
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
     expect(await world.repositories.filenameHistory.listForImage(image!.id)).toMatchObject([
-      { oldFilename: null, newFilename: 'red-shoes-landscape.png', source: 'proposal', by: null },
+      { oldFilename: null, newFilename: 'red-shoes.png', source: 'proposal', by: null },
     ]);
   });
 
@@ -113,16 +130,16 @@ describe('analyze-image', () => {
     const racing = handler({
       images: {
         ...realImages,
-        // The first read sees no name taken; the other worker writes `beach-square.png` before this one does.
+        // The first read sees no name taken; the other worker writes `beach.png` before this one does.
         filenamesStartingWith: async (...args) => {
           const taken = await realImages.filenamesStartingWith(...args);
           if (!raced) {
             raced = true;
             await realImages.changeFilename(theirs!.id, {
-              filename: 'beach-square.png',
+              filename: 'beach.png',
               source: 'proposal',
               by: null,
-              set: { proposedFilename: 'beach-square.png' },
+              set: { proposedFilename: 'beach.png' },
             });
           }
           return taken;
@@ -131,13 +148,13 @@ describe('analyze-image', () => {
     });
 
     expect(await racing.handle({ imageId: mine!.id, batchId: batch.id }, attempt)).toEqual({
-      filename: 'beach-square-2.png',
+      filename: 'beach-2.png',
     });
-    expect((await imageRow(mine!.id)).filename).toBe('beach-square-2.png');
-    expect((await imageRow(theirs!.id)).filename).toBe('beach-square.png');
+    expect((await imageRow(mine!.id)).filename).toBe('beach-2.png');
+    expect((await imageRow(theirs!.id)).filename).toBe('beach.png');
     // The lost race left no trace: one history row, for the name the image got.
     expect((await world.repositories.filenameHistory.listForImage(mine!.id)).map((entry) => entry.newFilename)).toEqual(
-      ['beach-square-2.png'],
+      ['beach-2.png'],
     );
   });
 
@@ -169,7 +186,7 @@ describe('analyze-image', () => {
       error: ANALYSIS_FAILED,
     });
     expect(JSON.stringify(world.events)).not.toContain('/var/tmp');
-    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('failed');
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
   });
 
   it('marks an image failed when its job failed for good after its workers died, and leaves a finished one alone', async () => {
@@ -186,7 +203,7 @@ describe('analyze-image', () => {
 
     expect(await imageRow(stalled!.id)).toMatchObject({ status: 'failed', error: ANALYSIS_FAILED });
     expect(await imageRow(done!.id)).toMatchObject({ status: 'ready', error: null });
-    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
   });
 
   it('leaves an image that is no longer queued (cancelled meanwhile) untouched', async () => {
@@ -199,4 +216,78 @@ describe('analyze-image', () => {
     });
     expect(await imageRow(image!.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
   });
+
+  it('refuses to name an image judged unsafe when told to, and fails it for good with a plain reason', async () => {
+    const { batch, images } = await world.uploadBatch([{ name: 'u.png', bytes: await photo('png', 8, 20, 20) }]);
+    const judgedUnsafe: AnalysisStep = {
+      name: 'safety',
+      source: 'a classifier that says unsafe',
+      timeoutMs: 1_000,
+      optional: true,
+      run: async () => ({ safety: { unsafe: true, score: 0.93 } }),
+    };
+    const analyzer = createStepPipeline([metadataStep, judgedUnsafe]);
+
+    expect(
+      await handler({ analyzer, refuseUnsafe: true }).handle({ imageId: images[0]!.id, batchId: batch.id }, attempt),
+    ).toEqual({ skipped: 'judged unsafe' });
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'failed', error: UNSAFE_IMAGE, filename: null });
+
+    const [kept] = (await world.uploadBatch([{ name: 'k.png', bytes: await photo('png', 9, 20, 20) }])).images;
+    await handler({ analyzer }).handle({ imageId: kept!.id, batchId: kept!.batchId }, attempt);
+    expect(await imageRow(kept!.id)).toMatchObject({ status: 'ready', safety: { unsafe: true, score: 0.93 } });
+  });
+
+  it('keeps the uploaded name, made safe, when nothing honest can be said of the picture', async () => {
+    const { batch, images } = await world.uploadBatch([
+      { name: 'IMG_0042.PNG', bytes: await photo('png', 10, 20, 20) },
+    ]);
+
+    expect(await handler().handle({ imageId: images[0]!.id, batchId: batch.id }, attempt)).toEqual({
+      filename: 'img-0042.png',
+    });
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'ready', altText: null, visionTags: [] });
+  });
+
+  it('names a real photograph from its pixels, the batch keywords and context, with score, safety, hash and alt text', async () => {
+    const toolkit = createVisionToolkit({ ocrCachePath: join(world.workDir, 'ocr'), safetyThreshold: 0.7, llm: null });
+    try {
+      const kite = (await tuningPhotos()).find((photo) => photo.file === 'kite.jpg')!;
+      const { batch, images } = await world.uploadBatch(
+        [{ name: 'P1010042.JPG', bytes: await readFile(kite.path), type: 'image/jpeg' }],
+        { keywords: ['beach kite'], context: 'Kites we sell for windy days at the seaside' },
+      );
+      const analyzer = createImageAnalyzer(toolkit, { steps: new Set(OPTIONAL_STEPS), llmTimeoutMs: 0 });
+
+      const { filename } = (await handler({ analyzer }).handle(
+        { imageId: images[0]!.id, batchId: batch.id },
+        attempt,
+      )) as {
+        filename: string;
+      };
+
+      expect(filename).toMatch(/^beach-kite(-[a-z0-9]+){0,4}\.jpg$/);
+      const row = await imageRow(images[0]!.id);
+      expect(row.visionTags).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ source: 'keywords', label: 'beach kite' }),
+          expect.objectContaining({ source: 'context' }),
+          expect.objectContaining({ source: 'colour' }),
+        ]),
+      );
+      expect(row.visionTags.map((tag) => tag.source)).not.toContain('filename');
+      expect(row.seo?.score).toBeGreaterThanOrEqual(70);
+      expect(row.safety).toEqual({ unsafe: false, score: expect.any(Number) });
+      expect(row.perceptualHash).toMatch(/^[0-9a-f]{16}$/);
+      expect(row.altText).toMatch(/kite/i);
+      expect(row.altText!.length).toBeLessThanOrEqual(125);
+      expect(row.analysisSteps.map((record) => record.outcome)).toEqual(Array(6).fill('ok'));
+      const ready = world.events.find(
+        (event) => event.type === 'image.status' && event.imageId === images[0]!.id && event.status === 'ready',
+      );
+      expect(ready).toMatchObject({ proposedFilename: filename, score: row.seo!.score });
+    } finally {
+      await toolkit.close();
+    }
+  }, 60_000);
 });

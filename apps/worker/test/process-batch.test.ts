@@ -1,4 +1,6 @@
+import type { VisionTag } from '@renamer/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchNamer } from '../src/handlers/name-batch';
 import { processBatchHandler } from '../src/handlers/process-batch';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 
@@ -7,6 +9,33 @@ beforeAll(async () => {
   world = await createHandlerFixture('process-batch');
 }, 60_000);
 afterAll(() => world?.close());
+
+const handler = () =>
+  processBatchHandler({
+    tracker: world.tracker,
+    nameAsWhole: batchNamer({ images: world.repositories.images, batches: world.repositories.batches }),
+  });
+
+const SKY: VisionTag[] = [
+  { label: 'kite', confidence: 0.8, source: 'objects' },
+  { label: 'sky', confidence: 0.7, source: 'scene' },
+];
+const HASH = 'f0e1d2c3b4a59687';
+/** The image as the analyser leaves it: ready, named by its own proposal, with its tags and hash. */
+async function proposed(id: string, filename: string, tags: VisionTag[], perceptualHash: string) {
+  await world.repositories.images.changeFilename(id, {
+    filename,
+    source: 'proposal',
+    by: null,
+    set: {
+      status: 'ready',
+      proposedFilename: filename,
+      visionTags: tags,
+      perceptualHash,
+      metadata: { width: 10, height: 10, format: 'jpeg', hasAlpha: false },
+    },
+  });
+}
 
 describe('process-batch', () => {
   it('settles the batch once every image job of the round finished, and says so', async () => {
@@ -21,9 +50,9 @@ describe('process-batch', () => {
       error: 'The image could not be analysed.',
     });
 
-    const result = await processBatchHandler({ tracker: world.tracker }).handle({ batchId: batch.id, round: 1 });
+    const result = await handler().handle({ batchId: batch.id, round: 1 });
 
-    expect(result).toEqual({ status: 'completed' });
+    expect(result).toEqual({ status: 'completed', renamed: 0 });
     const settled = await world.repositories.batches.findById(batch.id);
     expect(settled?.status).toBe('completed');
     expect(settled?.completedAt).toBeInstanceOf(Date);
@@ -36,8 +65,46 @@ describe('process-batch', () => {
     const { batch } = await world.uploadBatch([{ name: 'gone.png', bytes: Buffer.from('gone') }]);
     await world.client.sql`delete from batches where id = ${batch.id}`;
 
-    expect(await processBatchHandler({ tracker: world.tracker }).handle({ batchId: batch.id, round: 1 })).toEqual({
-      status: 'deleted',
-    });
+    expect(await handler().handle({ batchId: batch.id, round: 1 })).toEqual({ status: 'deleted', renamed: 0 });
+  });
+
+  it('names near-duplicates as a whole, told apart by a word, and leaves a name a person gave alone', async () => {
+    const { batch, images } = await world.uploadBatch(
+      ['a.jpg', 'b.jpg', 'c.jpg'].map((name) => ({ name, bytes: Buffer.from(name) })),
+    );
+    const [red, blue, mine] = images;
+    // Each named alone, as its worker did: the second took the bare `-2`.
+    await proposed(red!.id, 'kite-sky.jpg', [...SKY, { label: 'red', confidence: 0.9, source: 'colour' }], HASH);
+    await proposed(blue!.id, 'kite-sky-2.jpg', [...SKY, { label: 'blue', confidence: 0.9, source: 'colour' }], HASH);
+    await proposed(mine!.id, 'kite-sky-3.jpg', SKY, HASH);
+    await world.repositories.images.changeFilename(mine!.id, { filename: 'my-kite.jpg', source: 'user', by: null });
+
+    const result = await handler().handle({ batchId: batch.id, round: 1 });
+
+    const names = await Promise.all(
+      images.map(async (image) => (await world.repositories.images.findById(image.id))!.filename),
+    );
+    expect(names[2]).toBe('my-kite.jpg');
+    expect(names[0]).toMatch(/^kite-sky.*red.*\.jpg$/);
+    expect(names[1]).toMatch(/^kite-sky.*blue.*\.jpg$/);
+    expect(result).toEqual({ status: 'completed', renamed: 2 });
+    const renamedEvents = world.events.filter(
+      (event) => event.type === 'image.status' && event.batchId === batch.id && event.status === 'ready',
+    );
+    expect(renamedEvents).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ imageId: red!.id, proposedFilename: names[0], score: expect.any(Number) }),
+        expect.objectContaining({ imageId: blue!.id, proposedFilename: names[1], score: expect.any(Number) }),
+      ]),
+    );
+    expect(
+      (await world.repositories.filenameHistory.listForImage(blue!.id)).map((entry) => [
+        entry.oldFilename,
+        entry.newFilename,
+      ]),
+    ).toEqual([
+      ['kite-sky-2.jpg', names[1]],
+      [null, 'kite-sky-2.jpg'],
+    ]);
   });
 });

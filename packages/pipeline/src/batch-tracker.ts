@@ -4,6 +4,15 @@ import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@re
 import { toBatchStatusView } from './batch-view';
 import type { PublishProgress } from './progress';
 
+export interface RefreshOptions {
+  /**
+   * Whether the batch may move to a finished status. The worker's analyses leave that to the batch's
+   * `process-batch` job, which names the batch as a whole first: a batch is `completed` only once its names
+   * are final.
+   */
+  finish: boolean;
+}
+
 /** Each conflict means another writer moved the batch meanwhile; after this many, the last read is reported as is. */
 const MAX_REFRESH_ROUNDS = 5;
 
@@ -33,7 +42,11 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   const now = deps.now ?? (() => new Date());
   const publish: PublishProgress = (event) => deps.publish(event).catch(deps.onPublishError);
 
-  async function refreshBatch(batchId: string, roundsLeft = MAX_REFRESH_ROUNDS): Promise<BatchStatusResponse | null> {
+  async function refreshBatch(
+    batchId: string,
+    { finish }: RefreshOptions,
+    roundsLeft = MAX_REFRESH_ROUNDS,
+  ): Promise<BatchStatusResponse | null> {
     const batch = await deps.batches.findById(batchId);
     if (!batch) return null;
     const counts = await deps.images.countByStatus(batchId);
@@ -41,11 +54,13 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
     // Each step is conditional on the status read, so two workers finishing the last images cannot undo
     // each other. The loser starts over from fresh reads of the batch and its counts: the winner may have
     // read older counts and moved the batch only as far as `processing`.
-    for (const status of batchStatusPath(batch.status, deriveBatchStatus(counts, batch.status))) {
+    const path = batchStatusPath(batch.status, deriveBatchStatus(counts, batch.status));
+    const steps = finish ? path : path.filter((status) => !FINISHED_BATCH_STATUSES.includes(status));
+    for (const status of steps) {
       const completedAt = FINISHED_BATCH_STATUSES.includes(status) ? now() : null;
       const updated = await deps.batches.update(batchId, { status, completedAt }, { expectStatus: [current.status] });
       if (!updated) {
-        if (roundsLeft > 1) return refreshBatch(batchId, roundsLeft - 1);
+        if (roundsLeft > 1) return refreshBatch(batchId, { finish }, roundsLeft - 1);
         current = (await deps.batches.findById(batchId)) ?? current;
         break;
       }
@@ -78,11 +93,11 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   }
 
   return {
-    refreshBatch: (batchId: string) => refreshBatch(batchId),
+    refreshBatch: (batchId: string) => refreshBatch(batchId, { finish: true }),
     /** Broadcasts the images' new statuses, then the batch's. */
-    async imagesChanged(batchId: string, images: readonly ChangedImage[]) {
+    async imagesChanged(batchId: string, images: readonly ChangedImage[], options: RefreshOptions = { finish: true }) {
       for (const image of images) await publishImage(image);
-      return refreshBatch(batchId);
+      return refreshBatch(batchId, options);
     },
   };
 }

@@ -1,8 +1,9 @@
+import type { VisionTag } from '@renamer/contracts';
 import type { DecodedImage } from '@renamer/vision';
 import type { Analysis, AnalysisContext } from './image-analyzer';
 
 /** The signals a step adds; the pipeline merges them in step order. */
-export type StepSignals = Partial<Pick<Analysis, 'metadata' | 'visionTags' | 'altText'>>;
+export type StepSignals = Partial<Pick<Analysis, 'metadata' | 'visionTags' | 'altText' | 'safety' | 'perceptualHash'>>;
 
 export interface StepInput {
   /** The object's local copy: downloaded once per attempt, read by every step. */
@@ -10,6 +11,8 @@ export interface StepInput {
   context: AnalysisContext;
   /** The pixels, decoded on the first call and shared by every step after it. */
   decoded(): Promise<DecodedImage>;
+  /** The tags the steps before this one found (a vision model is given the local signals). */
+  tagsSoFar: readonly VisionTag[];
   /** Aborted when the step runs out of time: work it starts (a request, a model run) should stop. */
   signal: AbortSignal;
 }

@@ -1,5 +1,35 @@
+import type { ImageAnalyzer } from './image-analyzer';
 import { metadataStep } from './metadata-step';
 import { createStepPipeline } from './step-pipeline';
+import { fileMetadataStep } from './steps/file-metadata-step';
+import { llmStep } from './steps/llm-step';
+import { objectsStep } from './steps/objects-step';
+import { pixelsStep } from './steps/pixels-step';
+import { safetyStep } from './steps/safety-step';
+import { textStep } from './steps/text-step';
+import type { VisionToolkit } from './vision-toolkit';
 
-/** The production analyser: today the file's header; the image-intelligence steps join this list. */
-export const createImageAnalyzer = () => createStepPipeline([metadataStep]);
+/** The steps an operator can leave out (`ANALYSIS_STEPS`); the file header is always read. */
+export const OPTIONAL_STEPS = ['file-metadata', 'pixels', 'objects', 'text', 'safety', 'llm'] as const;
+export type OptionalStep = (typeof OPTIONAL_STEPS)[number];
+
+/**
+ * The production analyser: the file's header, then what the file says of itself, then the pixels (decoded
+ * once): colours and scene, objects, text, safety; last, when one is configured, the vision model with all
+ * of that as its hints.
+ */
+export function createImageAnalyzer(
+  toolkit: VisionToolkit,
+  options: { steps: ReadonlySet<OptionalStep>; llmTimeoutMs: number },
+): ImageAnalyzer {
+  const steps = {
+    'file-metadata': fileMetadataStep(toolkit),
+    pixels: pixelsStep,
+    objects: objectsStep(toolkit),
+    text: textStep(toolkit),
+    safety: safetyStep(toolkit),
+    llm: toolkit.llm ? llmStep(toolkit.llm, options.llmTimeoutMs) : null,
+  };
+  const chosen = OPTIONAL_STEPS.flatMap((name) => (options.steps.has(name) && steps[name] ? [steps[name]] : []));
+  return createStepPipeline([metadataStep, ...chosen]);
+}

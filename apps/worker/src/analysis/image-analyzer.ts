@@ -1,8 +1,11 @@
-import type { AnalysisStepRecord, ImageMetadata, VisionTag } from '@renamer/contracts';
+import type { AnalysisStepRecord, ImageMetadata, ImageSafety, VisionTag } from '@renamer/contracts';
 
+/** What the person told us about the image and its batch. */
 export interface AnalysisContext {
   originalFilename: string;
   keywords: readonly string[];
+  /** The batch's free text ("handmade ceramic mugs for a coffee shop"). */
+  context: string | null;
   batchName: string | null;
   locale: string;
 }
@@ -14,10 +17,12 @@ export interface StepRecord extends AnalysisStepRecord {
 
 export interface Analysis {
   metadata: ImageMetadata;
+  /** What every step found, each tag with its source; the person's own words are added by the naming. */
   visionTags: VisionTag[];
+  /** The vision model's alt text, when one was asked; otherwise the naming writes it from the tags. */
   altText: string | null;
-  /** Words or phrases for the proposed filename, most important first. */
-  nameCandidates: string[];
+  safety: ImageSafety | null;
+  perceptualHash: string | null;
   provenance: StepRecord[];
 }
 

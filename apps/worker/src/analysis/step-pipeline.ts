@@ -1,7 +1,6 @@
 import { type DecodedImage, decodeImage } from '@renamer/vision';
 import type { AnalysisStep, StepInput, StepSignals } from './analysis-step';
 import type { Analysis, AnalysisContext, ImageAnalyzer, StepRecord } from './image-analyzer';
-import { nameCandidates } from './name-candidates';
 
 class StepTimeoutError extends Error {}
 
@@ -32,12 +31,14 @@ export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyze
   return {
     async analyze(path: string, context: AnalysisContext): Promise<Analysis> {
       let decoding: Promise<DecodedImage> | undefined;
-      const input = { path, context, decoded: () => (decoding ??= decodeImage(path)) };
+      const visionTags: Analysis['visionTags'] = [];
+      const input = { path, context, decoded: () => (decoding ??= decodeImage(path)), tagsSoFar: visionTags };
       const provenance: StepRecord[] = [];
-      // Later steps refine the header and the alt text; tags from every step add up.
+      // Later steps refine the header, the alt text and the rest; tags from every step add up.
       let metadata: Analysis['metadata'] | undefined;
       let altText: Analysis['altText'] = null;
-      const visionTags: Analysis['visionTags'] = [];
+      let safety: Analysis['safety'] = null;
+      let perceptualHash: Analysis['perceptualHash'] = null;
       for (const step of steps) {
         const started = performance.now();
         const record = { step: step.name, source: step.source };
@@ -45,6 +46,8 @@ export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyze
           const found = await runWithinTimeout(step, input);
           metadata = found.metadata ?? metadata;
           altText = found.altText ?? altText;
+          safety = found.safety ?? safety;
+          perceptualHash = found.perceptualHash ?? perceptualHash;
           visionTags.push(...(found.visionTags ?? []));
           provenance.push({ ...record, outcome: 'ok', durationMs: Math.round(performance.now() - started) });
         } catch (error) {
@@ -58,13 +61,7 @@ export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyze
         }
       }
       if (!metadata) throw new Error('no analysis step read the image header');
-      return {
-        metadata,
-        visionTags,
-        altText,
-        nameCandidates: nameCandidates(context, metadata),
-        provenance,
-      };
+      return { metadata, visionTags, altText, safety, perceptualHash, provenance };
     },
   };
 }

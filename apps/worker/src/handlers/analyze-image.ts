@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { SeoScore } from '@renamer/contracts';
 import {
   type BatchRepository,
   type ImageRepository,
@@ -9,11 +10,12 @@ import {
   isUniqueViolation,
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
-import { IMAGE_EVENTS, proposeFilename, uniqueFilename } from '@renamer/domain';
+import { DEFAULT_PROPOSAL_WORDS, IMAGE_EVENTS, scoreFilename, uniqueFilename } from '@renamer/domain';
 import type { BatchTracker } from '@renamer/pipeline';
 import type { Handler } from '@renamer/queue';
 import type { ObjectStore } from '@renamer/storage';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
+import { nameImage } from '../analysis/name-image';
 
 export interface AnalyzeImageDeps {
   images: Pick<ImageRepository, 'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith'>;
@@ -22,15 +24,24 @@ export interface AnalyzeImageDeps {
   tracker: Pick<BatchTracker, 'imagesChanged'>;
   analyzer: ImageAnalyzer;
   tempDir: string;
+  /** Fail an image the safety classifier judges unsafe, instead of naming it. */
+  refuseUnsafe: boolean;
 }
 
 /** What the analysis adds to the image row, beside its new name and status. */
-type AnalysisResult = Pick<ImageUpdate, 'metadata' | 'visionTags' | 'altText' | 'analysisSteps'>;
+type AnalysisResult = Pick<
+  ImageUpdate,
+  'metadata' | 'visionTags' | 'altText' | 'safety' | 'perceptualHash' | 'analysisSteps'
+>;
+
+/** The batch finishes in its `process-batch` job, once it is named as a whole, never in an image's. */
+const UNTIL_NAMED = { finish: false };
 
 /** Each lost race means another worker just took a name; this many in a row means something else is wrong. */
 const MAX_NAME_RACES = 20;
 /** What the person sees; the cause (which may name paths or hosts) stays in the worker's log. */
 export const ANALYSIS_FAILED = 'The image could not be analysed.';
+export const UNSAFE_IMAGE = 'The image was judged unsafe and is not named.';
 
 /**
  * Claims the image, reads its object into a temporary file (sharp buffers streams, files it reads in
@@ -56,12 +67,18 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
    * settles two workers racing for one name: the loser's transaction writes nothing; it reads again and
    * moves on.
    */
-  async function recordResult(imageId: string, batchId: string, proposed: string, result: AnalysisResult) {
+  async function recordResult(
+    imageId: string,
+    batchId: string,
+    proposed: string,
+    result: AnalysisResult,
+    scoreOf: (filename: string) => SeoScore,
+  ) {
     const stem = proposed.slice(0, proposed.lastIndexOf('.'));
     const collided = new Set<string>();
     for (let round = 0; round < MAX_NAME_RACES; round++) {
       const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, stem, imageId)), ...collided]);
-      const filename = uniqueFilename(proposed, taken);
+      const filename = uniqueFilename(proposed, taken, { maxWords: DEFAULT_PROPOSAL_WORDS });
       try {
         return await deps.images.changeFilename(
           imageId,
@@ -69,7 +86,13 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
             filename,
             source: 'proposal',
             by: null,
-            set: { ...result, status: IMAGE_EVENTS.analysed.to, proposedFilename: filename, error: null },
+            set: {
+              ...result,
+              seo: scoreOf(filename),
+              status: IMAGE_EVENTS.analysed.to,
+              proposedFilename: filename,
+              error: null,
+            },
           },
           { expectStatus: IMAGE_EVENTS.analysed.from },
         );
@@ -81,49 +104,57 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
     throw new Error(`lost ${MAX_NAME_RACES} races for a name like ${proposed} in batch ${batchId}`);
   }
 
-  /** Back to `queued` for the next attempt, or `failed` with the generic message after the last. */
-  async function settleFailure(imageId: string, batchId: string, final: boolean) {
+  /** Back to `queued` for the next attempt, or `failed` with the generic message (or `error`) after the last. */
+  async function settleFailure(imageId: string, batchId: string, final: boolean, error = ANALYSIS_FAILED) {
     const event = final ? IMAGE_EVENTS.failedForGood : IMAGE_EVENTS.attemptFailed;
     const next = await deps.images.update(
       imageId,
-      { status: event.to, error: final ? ANALYSIS_FAILED : null },
+      { status: event.to, error: final ? error : null },
       { expectStatus: event.from },
     );
-    if (next) await deps.tracker.imagesChanged(batchId, [next]);
+    if (next) await deps.tracker.imagesChanged(batchId, [next], UNTIL_NAMED);
   }
 
   return {
     async handle({ imageId, batchId }, { logger, finalAttempt }) {
       const image = await deps.images.startAttempt(imageId, IMAGE_EVENTS.claim);
       if (!image) return { skipped: 'not queued (cancelled or deleted)' };
-      await deps.tracker.imagesChanged(batchId, [image]);
+      await deps.tracker.imagesChanged(batchId, [image], UNTIL_NAMED);
       try {
         const batch = await deps.batches.findById(batchId);
         if (!batch) return { skipped: 'batch deleted' };
-        const analysis = await withObjectFile(image.storageKey, (path) =>
-          deps.analyzer.analyze(path, {
-            originalFilename: image.originalFilename,
-            keywords: batch.keywords,
-            batchName: batch.name,
-            locale: batch.locale,
-          }),
-        );
+        const context = {
+          originalFilename: image.originalFilename,
+          keywords: batch.keywords,
+          context: batch.context,
+          batchName: batch.name,
+          locale: batch.locale,
+        };
+        const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));
         for (const skipped of analysis.provenance.filter((record) => record.outcome !== 'ok')) {
           logger.warn({ analysisStep: skipped }, 'optional analysis step skipped');
         }
-        const proposal = proposeFilename(analysis.nameCandidates, {
-          format: analysis.metadata.format,
-          locale: batch.locale,
-        });
-        if (!proposal.ok) throw new Error(`no usable filename (${proposal.reason})`);
-        const ready = await recordResult(imageId, batchId, proposal.filename, {
-          metadata: analysis.metadata,
-          visionTags: analysis.visionTags,
-          altText: analysis.altText,
-          analysisSteps: analysis.provenance.map(({ error: _logOnly, ...record }) => record),
-        });
+        if (deps.refuseUnsafe && analysis.safety?.unsafe) {
+          await settleFailure(imageId, batchId, true, UNSAFE_IMAGE);
+          return { skipped: 'judged unsafe' };
+        }
+        const named = nameImage(analysis, context);
+        const ready = await recordResult(
+          imageId,
+          batchId,
+          named.filename,
+          {
+            metadata: analysis.metadata,
+            visionTags: named.tags,
+            altText: named.altText,
+            safety: analysis.safety,
+            perceptualHash: analysis.perceptualHash,
+            analysisSteps: analysis.provenance.map(({ error: _logOnly, ...record }) => record),
+          },
+          (filename) => scoreFilename(filename, { tags: named.tags, keywords: batch.keywords, locale: batch.locale }),
+        );
         if (!ready) return { skipped: 'cancelled during analysis' };
-        await deps.tracker.imagesChanged(batchId, [ready]);
+        await deps.tracker.imagesChanged(batchId, [ready], UNTIL_NAMED);
         return { filename: ready.filename };
       } catch (error) {
         await settleFailure(imageId, batchId, finalAttempt);

@@ -17,6 +17,7 @@ import {
   normalizeFilename,
   originalAsFilename,
   type StatusEvent,
+  scoreFilename,
 } from '@renamer/domain';
 import type { BatchTracker } from '@renamer/pipeline';
 import { toImageDetail, toImageView } from './image-view';
@@ -61,7 +62,10 @@ export function createImageService(deps: ImageServiceDeps) {
   }
 
   /** The image, if a new filename may be given to it, with what the filename rules need to know of it. */
-  async function renamable(userId: string, imageId: string): Promise<{ image: Image; options: FilenameOptions }> {
+  async function renamable(
+    userId: string,
+    imageId: string,
+  ): Promise<{ image: Image; options: FilenameOptions; keywords: readonly string[] }> {
     const image = await ownImage(userId, imageId);
     const format = image.metadata?.format;
     if (!isIn(image.status, IMAGE_EVENTS.rename) || !format) {
@@ -69,19 +73,26 @@ export function createImageService(deps: ImageServiceDeps) {
     }
     const batch = await deps.batches.findById(image.batchId);
     if (!batch) throw noSuchImage();
-    return { image, options: { format, locale: batch.locale } };
+    return { image, options: { format, locale: batch.locale }, keywords: batch.keywords };
   }
 
   /**
-   * Gives the image `filename` (an approved image goes back to `ready`) with its history row. A name equal
-   * to the current one changes nothing; one another image of the batch holds is `filename_conflict`.
+   * Gives the image `filename` with its SEO score (an approved image goes back to `ready`) and its history
+   * row. A name equal to the current one changes nothing; one another image of the batch holds is
+   * `filename_conflict`.
    */
-  async function changeFilename(image: Image, filename: string, source: FilenameSource, userId: string) {
+  async function changeFilename(
+    { image, options, keywords }: Awaited<ReturnType<typeof renamable>>,
+    filename: string,
+    source: FilenameSource,
+    userId: string,
+  ) {
     if (filename === image.filename) return detail(image);
+    const seo = scoreFilename(filename, { tags: image.visionTags, keywords, locale: options.locale });
     const changed = await deps.images
       .changeFilename(
         image.id,
-        { filename, source, by: userId, set: { status: IMAGE_EVENTS.rename.to, approvedAt: null } },
+        { filename, source, by: userId, set: { status: IMAGE_EVENTS.rename.to, approvedAt: null, seo } },
         { expectStatus: IMAGE_EVENTS.rename.from },
       )
       .catch((error: unknown) => {
@@ -125,21 +136,22 @@ export function createImageService(deps: ImageServiceDeps) {
 
     /** A name the person typed, normalised by the filename rules; the extension follows the real format. */
     async rename(userId: string, imageId: string, typed: string): Promise<ImageDetail> {
-      const { image, options } = await renamable(userId, imageId);
-      const normalised = normalizeFilename(typed, options);
+      const target = await renamable(userId, imageId);
+      const normalised = normalizeFilename(typed, target.options);
       if (!normalised.ok) {
         const message = FILENAME_REJECTIONS[normalised.reason];
         throw new AppError('invalid_filename', message, [{ path: 'filename', message, code: 'invalid_filename' }]);
       }
-      return changeFilename(image, normalised.filename, 'user', userId);
+      return changeFilename(target, normalised.filename, 'user', userId);
     },
 
     /** Back to the uploaded name (made path-safe, with the real extension) or to the analyser's proposal. */
     async revert(userId: string, imageId: string, to: RevertTarget): Promise<ImageDetail> {
-      const { image, options } = await renamable(userId, imageId);
+      const target = await renamable(userId, imageId);
+      const { image, options } = target;
       const filename = to === 'proposed' ? image.proposedFilename : originalAsFilename(image.originalFilename, options);
       if (!filename) throw new AppError('conflict', 'The image has no proposed filename to go back to.');
-      return changeFilename(image, filename, 'revert', userId);
+      return changeFilename(target, filename, 'revert', userId);
     },
 
     approve: (userId: string, imageId: string) => move(userId, imageId, IMAGE_EVENTS.approve, { approvedAt: now() }),

@@ -1,0 +1,13 @@
+import type { AnalysisStep } from '../analysis-step';
+import type { VisionToolkit } from '../vision-toolkit';
+
+export const objectsStep = (toolkit: Pick<VisionToolkit, 'objects'>): AnalysisStep => ({
+  name: 'objects',
+  source: 'COCO object detector (@vladmandic/human centernet, tfjs WASM)',
+  timeoutMs: 20_000,
+  optional: true,
+  run: async ({ decoded }) => {
+    const [detector, image] = await Promise.all([toolkit.objects(), decoded()]);
+    return { visionTags: await detector.detect(image) };
+  },
+});

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { testDir } from '@renamer/service-kit/testing';
+import { metadataPhoto, strippedCopies, tuningPhotos } from '@renamer/vision/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
+import type { ImageAnalyzer } from '../src/analysis/image-analyzer';
+import { nameImage } from '../src/analysis/name-image';
+import { createVisionToolkit, type VisionToolkit } from '../src/analysis/vision-toolkit';
+import { judgeProposals, tally } from './support/naming-quality';
+
+let dir: string;
+let toolkit: VisionToolkit;
+let analyzer: ImageAnalyzer;
+
+beforeAll(() => {
+  dir = testDir('analysis-quality');
+  toolkit = createVisionToolkit({ ocrCachePath: join(dir, 'ocr'), safetyThreshold: 0.7, llm: null });
+  analyzer = createImageAnalyzer(toolkit, { steps: new Set(OPTIONAL_STEPS), llmTimeoutMs: 0 });
+});
+afterAll(() => toolkit?.close());
+
+const camera = { originalFilename: 'IMG_4411.JPG', keywords: [], context: null, batchName: null, locale: 'en' };
+
+describe('the production analyser on real photographs', () => {
+  it('names most photographs by something in them from the pixels alone, and rarely says a wrong word', async () => {
+    const photos = await tuningPhotos();
+    const verdicts = await judgeProposals(analyzer, photos, await strippedCopies(photos, join(dir, 'stripped')));
+    const result = tally(verdicts);
+    const report = JSON.stringify(verdicts, null, 1);
+
+    expect(result.namingSomethingTrue, report).toBeGreaterThan(result.photos / 2);
+    expect(result.wrongWords, report).toBeLessThanOrEqual(Math.floor(result.words / 10));
+  }, 180_000);
+
+  it('runs every local step once, judges the picture safe and hashes it', async () => {
+    const [photo] = await tuningPhotos();
+    const analysis = await analyzer.analyze(photo!.path, camera);
+
+    expect(analysis.provenance.map(({ step, outcome }) => [step, outcome])).toEqual([
+      ['metadata', 'ok'],
+      ['file-metadata', 'ok'],
+      ['pixels', 'ok'],
+      ['objects', 'ok'],
+      ['text', 'ok'],
+      ['safety', 'ok'],
+    ]);
+    expect(analysis.safety).toEqual({ unsafe: false, score: expect.any(Number) });
+    expect(analysis.perceptualHash).toMatch(/^[0-9a-f]{16}$/);
+  }, 60_000);
+
+  it("names a photographer's file by their words and its place, and by none of its boilerplate", async () => {
+    const written = await metadataPhoto(join(dir, 'metadata'), toolkit.exiftool);
+    const analysis = await analyzer.analyze(written.path, camera);
+    const named = nameImage(analysis, camera);
+
+    expect(named.words).toEqual(expect.arrayContaining(['fig']));
+    expect(analysis.visionTags).toContainEqual(expect.objectContaining({ source: 'place', label: 'lisbon' }));
+    const boilerplateWords = written.boilerplate
+      .flatMap((text) => text.toLowerCase().split(/[^a-z]+/))
+      .filter((word) => word.length > 3 && !['fresh', 'orange', 'bowl'].includes(word));
+    for (const word of boilerplateWords) {
+      expect(named.filename).not.toContain(word);
+      expect(named.altText ?? '').not.toContain(word);
+    }
+    expect(named.altText).toBeTruthy();
+  }, 60_000);
+});

@@ -1,0 +1,46 @@
+import { type FixturePhoto, judgeWords } from '@renamer/vision/testing';
+import type { ImageAnalyzer } from '../../src/analysis/image-analyzer';
+import { nameImage } from '../../src/analysis/name-image';
+
+export interface PhotoVerdict {
+  file: string;
+  filename: string;
+  correct: string[];
+  neutral: string[];
+  wrong: string[];
+}
+
+/**
+ * Names each photograph as the worker would, from a camera's filename and no words of the person, and judges
+ * the words of each name against what the photograph shows (`judgeWords`). `paths[i]` is the file analysed
+ * for `photos[i]` (the original, or a stripped copy).
+ */
+export async function judgeProposals(
+  analyzer: ImageAnalyzer,
+  photos: readonly FixturePhoto[],
+  paths: readonly string[],
+): Promise<PhotoVerdict[]> {
+  const verdicts: PhotoVerdict[] = [];
+  for (const [index, photo] of photos.entries()) {
+    const context = {
+      originalFilename: `IMG_${4400 + index}.JPG`,
+      keywords: [],
+      context: null,
+      batchName: null,
+      locale: 'en',
+    };
+    const named = nameImage(await analyzer.analyze(paths[index]!, context), context);
+    verdicts.push({ file: photo.file, filename: named.filename, ...judgeWords(photo, named.words) });
+  }
+  return verdicts;
+}
+
+/** How many names say something true of their photograph, and how many words are wrong. */
+export function tally(verdicts: readonly PhotoVerdict[]) {
+  return {
+    photos: verdicts.length,
+    namingSomethingTrue: verdicts.filter((verdict) => verdict.correct.length > 0).length,
+    words: verdicts.reduce((sum, v) => sum + v.correct.length + v.neutral.length + v.wrong.length, 0),
+    wrongWords: verdicts.reduce((sum, verdict) => sum + verdict.wrong.length, 0),
+  };
+}
