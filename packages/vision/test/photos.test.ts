@@ -196,6 +196,15 @@ describe('judgeWords', () => {
     });
   });
 
+  it("judges a filename's consecutive words that spell a listed phrase as that phrase", () => {
+    expect(judgeWords(photo, ['suspension', 'bridge', 'red'])).toEqual({
+      correct: ['red'],
+      neutral: ['suspension bridge'],
+      wrong: [],
+    });
+    expect(judgeWords(photo, ['bridge', 'suspension']).wrong).toEqual(['bridge', 'suspension']);
+  });
+
   it('leaves out entries with no word to judge', () => {
     expect(judgeWords(photo, ['2', 'on the', ''])).toEqual({ correct: [], neutral: [], wrong: [] });
   });

@@ -63,12 +63,14 @@ const IRREGULAR_SINGULARS: Record<string, string> = {
  * - An entry is correct when it equals an entry of `shows` or is correct word by word; otherwise neutral when it
  *   equals an entry of `acceptable` (`suspension bridge`, though `suspension` alone is not listed); otherwise its
  *   word-by-word verdict.
+ * - A filename's words come one by one: consecutive entries that together spell a listed phrase are judged as
+ *   that phrase (`golden`, `hour` as `golden hour`), the longest first.
  */
 export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, words: readonly string[]): WordJudgement {
   const shows = photo.shows.map(toWords);
   const acceptable = photo.acceptable.map(toWords);
   const judgement: WordJudgement = { correct: [], neutral: [], wrong: [] };
-  for (const entry of words) {
+  for (const entry of joinListedPhrases(words, [...shows, ...acceptable])) {
     const verdict = judgeEntry(toWords(entry), shows, acceptable);
     if (verdict) judgement[verdict].push(entry);
   }
@@ -76,6 +78,23 @@ export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, wo
 }
 
 type Verdict = keyof WordJudgement;
+
+function joinListedPhrases(words: readonly string[], listed: readonly string[][]): string[] {
+  const phrases = listed.filter((phrase) => phrase.length > 1).sort((a, b) => b.length - a.length);
+  const entries: string[] = [];
+  for (let index = 0; index < words.length; ) {
+    const phrase = phrases.find((candidate) =>
+      samePhrase(words.slice(index, index + candidate.length).flatMap(toWords), candidate),
+    );
+    const length =
+      phrase && words.slice(index, index + phrase.length).every((word) => toWords(word).length === 1)
+        ? phrase.length
+        : 1;
+    entries.push(words.slice(index, index + length).join(' '));
+    index += length;
+  }
+  return entries;
+}
 
 function judgeEntry(entry: string[], shows: string[][], acceptable: string[][]): Verdict | undefined {
   const whole = judgePhrase(entry, shows, acceptable);
