@@ -51,6 +51,22 @@ export const TAG_SOURCES = [
   'llm',
 ] as const;
 export const TagSource = z.enum(TAG_SOURCES);
+
+/** A `date` tag's label is an English month and the year (`june 2023`), whatever the person's locale. */
+export const DATE_TAG_MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+] as const;
 export type TagSource = z.infer<typeof TagSource>;
 
 export const VisionTag = z.object({

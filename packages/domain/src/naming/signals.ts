@@ -1,4 +1,4 @@
-import type { TagSource, VisionTag } from '@renamer/contracts';
+import { DATE_TAG_MONTHS, type TagSource, type VisionTag } from '@renamer/contracts';
 import { type Chunk, chunkOf, splitTokens, tokensOf } from './words';
 
 /**
@@ -54,20 +54,6 @@ export interface Candidate {
   parts: Chunk[];
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 const NUMERIC_DATE = /\b((?:19|20)\d\d)[-:/.](0?[1-9]|1[0-2])\b/;
 const YEAR = /^(?:19|20)\d\d$/;
 
@@ -109,10 +95,10 @@ function candidatesOf(tag: VisionTag, locale: string): Candidate[] {
 function dateChunk(label: string): Chunk | null {
   const numeric = NUMERIC_DATE.exec(label);
   const words = numeric
-    ? [MONTHS[Number(numeric[2]) - 1]!, numeric[1]!]
+    ? [DATE_TAG_MONTHS[Number(numeric[2]) - 1]!, numeric[1]!]
     : label
         .toLowerCase()
         .split(/[^a-z0-9]+/)
-        .filter((word) => MONTHS.includes(word) || YEAR.test(word));
+        .filter((word) => (DATE_TAG_MONTHS as readonly string[]).includes(word) || YEAR.test(word));
   return words.length > 0 ? { text: words.join(' '), words } : null;
 }

@@ -1,4 +1,4 @@
-import type { TagSource, VisionTag } from '@renamer/contracts';
+import { DATE_TAG_MONTHS, type TagSource, type VisionTag } from '@renamer/contracts';
 import type { PhotoMetadata } from './read-photo-metadata';
 
 /**
@@ -20,26 +20,10 @@ export const METADATA_CONFIDENCE = {
   camera: 0.1,
 } as const;
 
-/** English month names: a tag's label is English whatever the person's locale. */
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-
 /** `2023-06-14…` → `june 2023`: the month is what a name or alt text wants; the day is too precise to help. */
 function monthOf(takenAt: string): string {
   const [year, month] = takenAt.split('-');
-  return `${MONTHS[Number(month) - 1]} ${year}`;
+  return `${DATE_TAG_MONTHS[Number(month) - 1]} ${year}`;
 }
 
 /**
