@@ -81,7 +81,8 @@ export function buildWorker({
       store: platform.store,
       tracker,
       analyzer: wrapAnalyzer(
-        createImageAnalyzer(toolkit, { steps: env.ANALYSIS_STEPS, llmTimeoutMs: llmConfig?.timeoutMs ?? 0 }),
+        // The provider bounds a call, retries included; waiting for one of its concurrency slots comes first.
+        createImageAnalyzer(toolkit, { steps: env.ANALYSIS_STEPS, llmTimeoutMs: 2 * (llmConfig?.timeoutMs ?? 0) }),
       ),
       tempDir: env.WORK_DIR,
       refuseUnsafe: env.REFUSE_UNSAFE_IMAGES,

@@ -2,6 +2,8 @@ import type { LlmProvider } from '@renamer/llm';
 import { smallJpeg } from '@renamer/llm';
 import type { AnalysisStep } from '../analysis-step';
 
+const TITLE_CONFIDENCE = 0.95;
+
 /**
  * The configured vision model, given a small JPEG and the local signals. Optional: when it fails or runs out
  * of time the local tags name the image, and the step's record says so.
@@ -20,6 +22,8 @@ export const llmStep = (llm: LlmProvider, timeoutMs: number): AnalysisStep => ({
       },
       signal,
     );
-    return { visionTags: answer.tags, altText: answer.altText };
+    // The model's title leads its tags: it is its own name for the picture.
+    const title = { label: answer.titleWords.join(' '), confidence: TITLE_CONFIDENCE, source: 'llm' as const };
+    return { visionTags: [title, ...answer.tags], altText: answer.altText };
   },
 });
