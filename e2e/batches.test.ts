@@ -49,6 +49,7 @@ describe('a mixed upload through one API instance, watched from another', () => 
     const { status, body } = await upload(apiA.url, owner.key, files, {
       name: 'Summer shop',
       keywords: 'red shoes, beach',
+      context: 'Sandals and beach shoes\nfor a seaside shop',
     });
     expect(status).toBe(201);
     expect(body.accepted.map((file: { originalFilename: string }) => file.originalFilename).sort()).toEqual(
@@ -85,6 +86,7 @@ describe('a mixed upload through one API instance, watched from another', () => 
     expect([...new Set(readyIds)].sort()).toEqual(acceptedIds);
     for (const event of ofType(messages, 'image.status').filter((e) => e.status === 'ready')) {
       expect(event.proposedFilename).toMatch(/^[a-z0-9-]+\.(jpg|png|webp)$/);
+      expect(event.score).toEqual(expect.any(Number));
     }
     expect(ofType(messages, 'batch.status').at(-1)).toMatchObject({
       status: 'completed',
@@ -110,6 +112,12 @@ describe('a mixed upload through one API instance, watched from another', () => 
 
     const usage = await stack.repositories.users.getUsage(owner.user.id, new Date());
     expect(usage?.used).toBe(4);
+    // The context is kept as written, line break included, and its words reach the images' tags.
+    expect((await stack.repositories.batches.findById(body.batchId))?.context).toBe(
+      'Sandals and beach shoes\nfor a seaside shop',
+    );
+    const [image] = await stack.repositories.images.listAllByBatch(body.batchId);
+    expect(image?.visionTags).toContainEqual(expect.objectContaining({ source: 'context' }));
   });
 
   it('answers 422 with one error per file when nothing is accepted, and stores nothing', async () => {
