@@ -1,7 +1,7 @@
 /**
  * Naming quality: the worker's full local analyser names every fixture photograph (metadata stripped, so only
  * the pixels speak; a camera's filename, no words of the person), and each name's words are judged against what
- * the photograph shows (`judgeWords`). The tuning set is what the thresholds were measured on; the held-out set
+ * the photograph shows (`judgeFilenameWords`). The tuning set is what the thresholds were measured on; the held-out set
  * (`fixtures/photos-unseen`) was never tuned on, and judges the result unseen. Prints every name with its
  * verdict and appends one dated row per set to docs/benchmarks.md ("Naming quality").
  *

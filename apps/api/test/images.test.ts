@@ -270,7 +270,8 @@ describe('changing names', () => {
       filename: other!.filename,
       history: [{ source: 'proposal' }],
     });
-    expect(await historyOf(owner, shouting!.id)).toHaveLength(1);
+    const shoutingHistory = await historyOf(owner, shouting!.id);
+    expect(shoutingHistory, JSON.stringify(shoutingHistory)).toHaveLength(1);
   });
 
   it('lets exactly one of two renames racing for one name through', async () => {

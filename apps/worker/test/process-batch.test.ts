@@ -107,4 +107,21 @@ describe('process-batch', () => {
       [null, 'kite-sky-2.jpg'],
     ]);
   });
+
+  it('leaves the names of a batch already finished as they are, when its job runs late', async () => {
+    const { batch, images } = await world.uploadBatch(
+      ['d.jpg', 'e.jpg'].map((name) => ({ name, bytes: Buffer.from(name) })),
+    );
+    await proposed(images[0]!.id, 'kite-sky.jpg', [...SKY, { label: 'red', confidence: 0.9, source: 'colour' }], HASH);
+    await proposed(
+      images[1]!.id,
+      'kite-sky-2.jpg',
+      [...SKY, { label: 'blue', confidence: 0.9, source: 'colour' }],
+      HASH,
+    );
+    await world.repositories.batches.update(batch.id, { status: 'completed', completedAt: new Date() });
+
+    expect(await handler().handle({ batchId: batch.id, round: 2 })).toEqual({ status: 'completed', renamed: 0 });
+    expect((await world.repositories.images.findById(images[1]!.id))?.filename).toBe('kite-sky-2.jpg');
+  });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../src/decoded-image';
 import {
   type FixturePhoto,
+  judgeFilenameWords,
   judgeWords,
   metadataPhoto,
   strippedCopies,
@@ -197,12 +198,12 @@ describe('judgeWords', () => {
   });
 
   it("judges a filename's consecutive words that spell a listed phrase as that phrase", () => {
-    expect(judgeWords(photo, ['suspension', 'bridge', 'red'])).toEqual({
+    expect(judgeFilenameWords(photo, ['suspension', 'bridge', 'red'])).toEqual({
       correct: ['red'],
       neutral: ['suspension bridge'],
       wrong: [],
     });
-    expect(judgeWords(photo, ['bridge', 'suspension']).wrong).toEqual(['bridge', 'suspension']);
+    expect(judgeFilenameWords(photo, ['bridge', 'suspension']).wrong).toEqual(['bridge', 'suspension']);
   });
 
   it('leaves out entries with no word to judge', () => {

@@ -1,6 +1,6 @@
 import type { BatchRepository, Image, ImageRepository, ProposalRename } from '@renamer/db';
 import { isUniqueViolation, UNIQUE_FILENAME_PER_BATCH } from '@renamer/db';
-import { nameBatch } from '@renamer/domain';
+import { FINISHED_BATCH_STATUSES, nameBatch } from '@renamer/domain';
 
 /** Each lost race means a person renamed an image meanwhile; this many in a row means something else is wrong. */
 const MAX_NAMING_ROUNDS = 5;
@@ -22,7 +22,9 @@ const isUntouchedProposal = (image: Image) =>
 export function batchNamer(deps: BatchNamerDeps) {
   async function proposals(batchId: string): Promise<ProposalRename[] | null> {
     const batch = await deps.batches.findById(batchId);
-    if (!batch) return null;
+    // A finished batch has its final names: a late run of its job (a retry, a duplicate) must not move them
+    // under a person who is already reviewing them.
+    if (!batch || FINISHED_BATCH_STATUSES.includes(batch.status)) return null;
     const all = await deps.images.listAllByBatch(batchId);
     const untouched = all.filter(isUntouchedProposal);
     const untouchedIds = new Set(untouched.map((image) => image.id));

@@ -1,4 +1,4 @@
-import { type FixturePhoto, judgeWords } from '@renamer/vision/testing';
+import { type FixturePhoto, judgeFilenameWords } from '@renamer/vision/testing';
 import type { ImageAnalyzer } from '../../src/analysis/image-analyzer';
 import { nameImage } from '../../src/analysis/name-image';
 
@@ -12,7 +12,7 @@ export interface PhotoVerdict {
 
 /**
  * Names each photograph as the worker would, from a camera's filename and no words of the person, and judges
- * the words of each name against what the photograph shows (`judgeWords`). `paths[i]` is the file analysed
+ * the words of each name against what the photograph shows (`judgeFilenameWords`). `paths[i]` is the file analysed
  * for `photos[i]` (the original, or a stripped copy).
  */
 export async function judgeProposals(
@@ -30,7 +30,7 @@ export async function judgeProposals(
       locale: 'en',
     };
     const named = nameImage(await analyzer.analyze(paths[index]!, context), context);
-    verdicts.push({ file: photo.file, filename: named.filename, ...judgeWords(photo, named.words) });
+    verdicts.push({ file: photo.file, filename: named.filename, ...judgeFilenameWords(photo, named.words) });
   }
   return verdicts;
 }

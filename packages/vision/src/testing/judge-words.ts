@@ -63,18 +63,27 @@ const IRREGULAR_SINGULARS: Record<string, string> = {
  * - An entry is correct when it equals an entry of `shows` or is correct word by word; otherwise neutral when it
  *   equals an entry of `acceptable` (`suspension bridge`, though `suspension` alone is not listed); otherwise its
  *   word-by-word verdict.
- * - A filename's words come one by one: consecutive entries that together spell a listed phrase are judged as
- *   that phrase (`golden`, `hour` as `golden hour`), the longest first.
  */
 export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, words: readonly string[]): WordJudgement {
   const shows = photo.shows.map(toWords);
   const acceptable = photo.acceptable.map(toWords);
   const judgement: WordJudgement = { correct: [], neutral: [], wrong: [] };
-  for (const entry of joinListedPhrases(words, [...shows, ...acceptable])) {
+  for (const entry of words) {
     const verdict = judgeEntry(toWords(entry), shows, acceptable);
     if (verdict) judgement[verdict].push(entry);
   }
   return judgement;
+}
+
+/**
+ * A filename's words, which come one by one: consecutive words that together spell a phrase of either list are
+ * judged as that phrase (`golden`, `hour` as `golden hour`), the longest first; the others as `judgeWords` does.
+ */
+export function judgeFilenameWords(
+  photo: Pick<FixturePhoto, 'shows' | 'acceptable'>,
+  words: readonly string[],
+): WordJudgement {
+  return judgeWords(photo, joinListedPhrases(words, [...photo.shows, ...photo.acceptable].map(toWords)));
 }
 
 type Verdict = keyof WordJudgement;
