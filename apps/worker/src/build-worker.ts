@@ -107,6 +107,7 @@ export function buildWorker({
     async start() {
       await http.listen({ port: env.WORKER_PORT, host: env.HOST });
       await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
+      await toolkit.warm(env.ANALYSIS_STEPS);
       pool.run();
       await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
       await scheduleEvery(

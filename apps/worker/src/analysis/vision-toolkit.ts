@@ -4,6 +4,7 @@ import {
   createSafetyClassifier,
   createTextReader,
   type ObjectDetector,
+  placeNear,
   type SafetyClassifier,
   type TextReader,
 } from '@renamer/vision';
@@ -40,6 +41,14 @@ export function createVisionToolkit(options: VisionToolkitOptions) {
     safety: safety.get,
     text: text.get,
     llm: options.llm,
+    /**
+     * Loads what the chosen steps need before the first job: loading parses the weights on the event loop
+     * (seconds on a busy machine), which in the middle of jobs would hold back their lock renewals.
+     */
+    async warm(steps: ReadonlySet<string>) {
+      if (steps.has('file-metadata')) placeNear(0, 0);
+      await Promise.all([steps.has('objects') && objects.get(), steps.has('safety') && safety.get()]);
+    },
     async close() {
       const closing = [objects, safety, text].map(async (model) =>
         (await model.loaded()?.catch(() => undefined))?.close(),
