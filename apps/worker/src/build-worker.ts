@@ -107,7 +107,10 @@ export function buildWorker({
     async start() {
       await http.listen({ port: env.WORKER_PORT, host: env.HOST });
       await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
-      await toolkit.warm(env.ANALYSIS_STEPS);
+      // A model that cannot load leaves its optional step failing (recorded on each image), not the worker down.
+      await toolkit
+        .warm(env.ANALYSIS_STEPS)
+        .catch((err) => logger.error({ err }, 'an analysis model did not load; its step will be skipped'));
       pool.run();
       await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
       await scheduleEvery(
