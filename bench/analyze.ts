@@ -13,7 +13,8 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { createImageAnalyzer, OPTIONAL_STEPS } from '../apps/worker/src/analysis/create-image-analyzer';
+import { createImageAnalyzer } from '../apps/worker/src/analysis/create-image-analyzer';
+import { OPTIONAL_STEPS } from '../apps/worker/src/analysis/optional-steps';
 import { createVisionToolkit } from '../apps/worker/src/analysis/vision-toolkit';
 import { tuningPhotos } from '../packages/vision/src/testing/index';
 import {
@@ -37,7 +38,7 @@ const sharp = createRequire(join(ROOT, 'packages/vision/package.json'))(
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
-const context = { keywords: [], context: null, batchName: null, locale: 'en' };
+const context = { keywords: [], context: null, locale: 'en' };
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -9,7 +9,8 @@
  *   node_modules/.bin/tsx bench/naming-quality.ts
  */
 import { join } from 'node:path';
-import { createImageAnalyzer, OPTIONAL_STEPS } from '../apps/worker/src/analysis/create-image-analyzer';
+import { createImageAnalyzer } from '../apps/worker/src/analysis/create-image-analyzer';
+import { OPTIONAL_STEPS } from '../apps/worker/src/analysis/optional-steps';
 import { createVisionToolkit } from '../apps/worker/src/analysis/vision-toolkit';
 import { judgeProposals, tally } from '../apps/worker/test/support/naming-quality';
 import { strippedCopies, tuningPhotos, unseenPhotos } from '../packages/vision/src/testing/index';

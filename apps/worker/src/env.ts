@@ -3,7 +3,7 @@ import { QUEUE_CATALOG } from '@renamer/contracts';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
-import { OPTIONAL_STEPS } from './analysis/create-image-analyzer';
+import { OPTIONAL_STEPS } from './analysis/optional-steps';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).default(fallback);
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { altText } from '@renamer/domain';
 import { createLlmProvider } from '@renamer/llm';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '@renamer/llm/testing';
 import { testDir } from '@renamer/service-kit/testing';
@@ -31,7 +32,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const context = { originalFilename: 'IMG_7001.JPG', keywords: [], context: null, batchName: null, locale: 'en' };
+const context = { originalFilename: 'IMG_7001.JPG', keywords: [], context: null, locale: 'en' };
 const analyzer = () =>
   createImageAnalyzer(toolkit, { steps: new Set(['pixels', 'llm'] as const), llmTimeoutMs: 5_000 });
 
@@ -67,7 +68,10 @@ describe('the vision model in the analyser', () => {
 
     expect(analysis.provenance.find((record) => record.step === 'llm')).toMatchObject({ outcome: 'failed' });
     expect(analysis.visionTags.map((tag) => tag.source)).not.toContain('llm');
+    expect(analysis.altText).toBeNull();
     expect(named.words.length).toBeGreaterThan(0);
-    expect(named.altText).not.toContain('flying high');
+    // The alt text the local tags give.
+    expect(named.altText).toBe(altText(named.tags, { filenameWords: named.words, locale: 'en' }));
+    expect(named.altText).toBeTruthy();
   });
 });

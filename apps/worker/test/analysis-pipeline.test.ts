@@ -6,8 +6,9 @@ import { testDir } from '@renamer/service-kit/testing';
 import type { DecodedImage } from '@renamer/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
-import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
+import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
 import { metadataStep } from '../src/analysis/metadata-step';
+import { OPTIONAL_STEPS } from '../src/analysis/optional-steps';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
 import { createVisionToolkit } from '../src/analysis/vision-toolkit';
 
@@ -17,7 +18,6 @@ const context = {
   originalFilename: 'harbour at dusk.png',
   keywords: ['boats'],
   context: null,
-  batchName: null,
   locale: 'en',
 };
 
@@ -41,8 +41,11 @@ describe('the production analyser', () => {
     const notAnImage = join(dir, 'notes.png');
     await writeFile(notAnImage, 'just some text\n');
     const analyzer = createImageAnalyzer(toolkit, { steps: new Set(OPTIONAL_STEPS), llmTimeoutMs: 0 });
-    await expect(analyzer.analyze(notAnImage, context)).rejects.toThrow();
-    await toolkit.close();
+    try {
+      await expect(analyzer.analyze(notAnImage, context)).rejects.toThrow();
+    } finally {
+      await toolkit.close();
+    }
   });
 });
 

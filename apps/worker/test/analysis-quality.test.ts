@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { testDir } from '@renamer/service-kit/testing';
 import { metadataPhoto, strippedCopies, tuningPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
+import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
 import type { ImageAnalyzer } from '../src/analysis/image-analyzer';
 import { nameImage } from '../src/analysis/name-image';
+import { OPTIONAL_STEPS } from '../src/analysis/optional-steps';
 import { createVisionToolkit, type VisionToolkit } from '../src/analysis/vision-toolkit';
 import { judgeProposals, tally } from './support/naming-quality';
 
@@ -19,7 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => toolkit?.close());
 
-const camera = { originalFilename: 'IMG_4411.JPG', keywords: [], context: null, batchName: null, locale: 'en' };
+const camera = { originalFilename: 'IMG_4411.JPG', keywords: [], context: null, locale: 'en' };
 
 describe('the production analyser on real photographs', () => {
   it('names most photographs by something in them from the pixels alone, and rarely says a wrong word', async () => {

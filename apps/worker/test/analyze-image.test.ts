@@ -5,9 +5,10 @@ import { createLogger } from '@renamer/service-kit';
 import { tuningPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';
-import { createImageAnalyzer, OPTIONAL_STEPS } from '../src/analysis/create-image-analyzer';
+import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';
 import type { ImageAnalyzer } from '../src/analysis/image-analyzer';
 import { metadataStep } from '../src/analysis/metadata-step';
+import { OPTIONAL_STEPS } from '../src/analysis/optional-steps';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
 import { createVisionToolkit } from '../src/analysis/vision-toolkit';
 import {
@@ -186,7 +187,8 @@ describe('analyze-image', () => {
       error: ANALYSIS_FAILED,
     });
     expect(JSON.stringify(world.events)).not.toContain('/var/tmp');
-    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
+    // A final failure settles the batch: its process-batch may have run already.
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('failed');
   });
 
   it('marks an image failed when its job failed for good after its workers died, and leaves a finished one alone', async () => {
@@ -203,7 +205,7 @@ describe('analyze-image', () => {
 
     expect(await imageRow(stalled!.id)).toMatchObject({ status: 'failed', error: ANALYSIS_FAILED });
     expect(await imageRow(done!.id)).toMatchObject({ status: 'ready', error: null });
-    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');
   });
 
   it('leaves an image that is no longer queued (cancelled meanwhile) untouched', async () => {
@@ -236,6 +238,16 @@ describe('analyze-image', () => {
     const [kept] = (await world.uploadBatch([{ name: 'k.png', bytes: await photo('png', 9, 20, 20) }])).images;
     await handler({ analyzer }).handle({ imageId: kept!.id, batchId: kept!.batchId }, attempt);
     expect(await imageRow(kept!.id)).toMatchObject({ status: 'ready', safety: { unsafe: true, score: 0.93 } });
+  });
+
+  it('does not name an image it was told to judge when the safety step could not judge it', async () => {
+    const { batch, images } = await world.uploadBatch([{ name: 'n.png', bytes: await photo('png', 11, 20, 20) }]);
+    const unjudged = handler({ refuseUnsafe: true });
+
+    await expect(unjudged.handle({ imageId: images[0]!.id, batchId: batch.id }, attempt)).rejects.toThrow(
+      'the safety step did not judge the image',
+    );
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'queued', filename: null });
   });
 
   it('keeps the uploaded name, made safe, when nothing honest can be said of the picture', async () => {

@@ -1,4 +1,5 @@
 import type { VisionTag } from '@renamer/contracts';
+import { createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchNamer } from '../src/handlers/name-batch';
 import { processBatchHandler } from '../src/handlers/process-batch';
@@ -10,6 +11,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => world?.close());
 
+const job = { logger: createLogger('worker-test', process.env.LOG_LEVEL!), finalAttempt: false };
 const handler = () =>
   processBatchHandler({
     tracker: world.tracker,
@@ -50,7 +52,7 @@ describe('process-batch', () => {
       error: 'The image could not be analysed.',
     });
 
-    const result = await handler().handle({ batchId: batch.id, round: 1 });
+    const result = await handler().handle({ batchId: batch.id, round: 1 }, job);
 
     expect(result).toEqual({ status: 'completed', renamed: 0 });
     const settled = await world.repositories.batches.findById(batch.id);
@@ -65,7 +67,7 @@ describe('process-batch', () => {
     const { batch } = await world.uploadBatch([{ name: 'gone.png', bytes: Buffer.from('gone') }]);
     await world.client.sql`delete from batches where id = ${batch.id}`;
 
-    expect(await handler().handle({ batchId: batch.id, round: 1 })).toEqual({ status: 'deleted', renamed: 0 });
+    expect(await handler().handle({ batchId: batch.id, round: 1 }, job)).toEqual({ status: 'deleted', renamed: 0 });
   });
 
   it('names near-duplicates as a whole, told apart by a word, and leaves a name a person gave alone', async () => {
@@ -79,7 +81,7 @@ describe('process-batch', () => {
     await proposed(mine!.id, 'kite-sky-3.jpg', SKY, HASH);
     await world.repositories.images.changeFilename(mine!.id, { filename: 'my-kite.jpg', source: 'user', by: null });
 
-    const result = await handler().handle({ batchId: batch.id, round: 1 });
+    const result = await handler().handle({ batchId: batch.id, round: 1 }, job);
 
     const names = await Promise.all(
       images.map(async (image) => (await world.repositories.images.findById(image.id))!.filename),
@@ -121,7 +123,28 @@ describe('process-batch', () => {
     );
     await world.repositories.batches.update(batch.id, { status: 'completed', completedAt: new Date() });
 
-    expect(await handler().handle({ batchId: batch.id, round: 2 })).toEqual({ status: 'completed', renamed: 0 });
+    expect(await handler().handle({ batchId: batch.id, round: 2 }, job)).toEqual({ status: 'completed', renamed: 0 });
     expect((await world.repositories.images.findById(images[1]!.id))?.filename).toBe('kite-sky-2.jpg');
+  });
+
+  it('settles the batch even when naming it as a whole fails, and when the job itself failed for good', async () => {
+    const { batch, images } = await world.uploadBatch([{ name: 'f.jpg', bytes: Buffer.from('f') }]);
+    await proposed(images[0]!.id, 'kite.jpg', SKY, HASH);
+    await world.repositories.batches.update(batch.id, { status: 'processing' });
+    const failingNamer = processBatchHandler({
+      tracker: world.tracker,
+      nameAsWhole: async () => {
+        throw new Error('database went away');
+      },
+    });
+
+    expect(await failingNamer.handle({ batchId: batch.id, round: 1 }, job)).toEqual({
+      status: 'completed',
+      renamed: 0,
+    });
+
+    await world.repositories.batches.update(batch.id, { status: 'processing', completedAt: null });
+    await failingNamer.onFailedForGood({ batchId: batch.id, round: 1 });
+    expect((await world.repositories.batches.findById(batch.id))?.status).toBe('completed');
   });
 });

@@ -41,7 +41,11 @@ export const UploadFields = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(SingleLineText.min(1).max(60)).max(20)),
-  context: FreeText.max(500)
+  context: z
+    .string()
+    // Multipart sends a form's line breaks as CRLF: plain line breaks before the length is counted.
+    .transform((value) => value.replace(/\r\n?/g, '\n'))
+    .pipe(FreeText.max(500))
     .optional()
     .describe(
       'Free text about the whole batch, at most 500 characters, e.g. "handmade ceramic mugs for a coffee shop"; its words join the names.',

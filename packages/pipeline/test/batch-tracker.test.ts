@@ -211,6 +211,21 @@ describe('batch tracker: cancel racing the last step', () => {
   });
 });
 
+describe('batch tracker: leaving the finish to the batch job', () => {
+  it('moves a batch whose images are all done only as far as processing, until asked to finish it', async () => {
+    const { batch, images } = await batchWithImages('queued', ['ready', 'ready']);
+    const { tracker, batchEvents } = trackerHarness();
+
+    const view = await tracker.imagesChanged(batch.id, images, { finish: false });
+    expect(view).toMatchObject({ status: 'processing', processed: 2, progress: 1 });
+    expect(await repos.batches.findById(batch.id)).toMatchObject({ status: 'processing', completedAt: null });
+
+    await tracker.refreshBatch(batch.id);
+    expect(await repos.batches.findById(batch.id)).toMatchObject({ status: 'completed', completedAt: FINISHED_AT });
+    expect(batchEvents().map((event) => event.status)).toEqual(['processing', 'completed']);
+  });
+});
+
 describe('batch tracker: events', () => {
   it('publishes each image, then the batch, with proposedFilename and error only when present', async () => {
     const { batch, images } = await batchWithImages('processing', ['ready', 'failed', 'cancelled']);

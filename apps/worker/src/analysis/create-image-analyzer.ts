@@ -1,5 +1,6 @@
 import type { ImageAnalyzer } from './image-analyzer';
 import { metadataStep } from './metadata-step';
+import { OPTIONAL_STEPS, type OptionalStep } from './optional-steps';
 import { createStepPipeline } from './step-pipeline';
 import { fileMetadataStep } from './steps/file-metadata-step';
 import { llmStep } from './steps/llm-step';
@@ -8,10 +9,6 @@ import { pixelsStep } from './steps/pixels-step';
 import { safetyStep } from './steps/safety-step';
 import { textStep } from './steps/text-step';
 import type { VisionToolkit } from './vision-toolkit';
-
-/** The steps an operator can leave out (`ANALYSIS_STEPS`); the file header is always read. */
-export const OPTIONAL_STEPS = ['file-metadata', 'pixels', 'objects', 'text', 'safety', 'llm'] as const;
-export type OptionalStep = (typeof OPTIONAL_STEPS)[number];
 
 /**
  * The production analyser: the file's header, then what the file says of itself, then the pixels (decoded

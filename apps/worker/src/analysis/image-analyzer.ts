@@ -6,7 +6,6 @@ export interface AnalysisContext {
   keywords: readonly string[];
   /** The batch's free text ("handmade ceramic mugs for a coffee shop"). */
   context: string | null;
-  batchName: string | null;
   locale: string;
 }
 

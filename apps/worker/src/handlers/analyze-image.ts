@@ -104,7 +104,11 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
     throw new Error(`lost ${MAX_NAME_RACES} races for a name like ${proposed} in batch ${batchId}`);
   }
 
-  /** Back to `queued` for the next attempt, or `failed` with the generic message (or `error`) after the last. */
+  /**
+   * Back to `queued` for the next attempt, or `failed` with the generic message (or `error`) after the last.
+   * A final failure may settle the batch: it can come after the batch's `process-batch` already ran (a job
+   * that stalled for good is reported once its parent was released), and nothing else would finish it then.
+   */
   async function settleFailure(imageId: string, batchId: string, final: boolean, error = ANALYSIS_FAILED) {
     const event = final ? IMAGE_EVENTS.failedForGood : IMAGE_EVENTS.attemptFailed;
     const next = await deps.images.update(
@@ -112,7 +116,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
       { status: event.to, error: final ? error : null },
       { expectStatus: event.from },
     );
-    if (next) await deps.tracker.imagesChanged(batchId, [next], UNTIL_NAMED);
+    if (next) await deps.tracker.imagesChanged(batchId, [next], final ? { finish: true } : UNTIL_NAMED);
   }
 
   return {
@@ -127,13 +131,14 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           originalFilename: image.originalFilename,
           keywords: batch.keywords,
           context: batch.context,
-          batchName: batch.name,
           locale: batch.locale,
         };
         const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));
         for (const skipped of analysis.provenance.filter((record) => record.outcome !== 'ok')) {
           logger.warn({ analysisStep: skipped }, 'optional analysis step skipped');
         }
+        // Refusing what was not judged would let an unsafe image through whenever the classifier is down.
+        if (deps.refuseUnsafe && !analysis.safety) throw new Error('the safety step did not judge the image');
         if (deps.refuseUnsafe && analysis.safety?.unsafe) {
           await settleFailure(imageId, batchId, true, UNSAFE_IMAGE);
           return { skipped: 'judged unsafe' };

@@ -9,15 +9,24 @@ export interface ProcessBatchDeps {
 
 /**
  * Runs when every image job of a round has finished: names the batch as a whole (announcing each image
- * whose proposal changed), then settles the batch's final status.
+ * whose proposal changed), then settles the batch's final status. The naming improves names the images
+ * already have; when it fails the batch is settled all the same, since it is the only job that finishes it.
  */
 export const processBatchHandler = (deps: ProcessBatchDeps) =>
   ({
-    async handle({ batchId }) {
-      const renamed = await deps.nameAsWhole(batchId);
+    async handle({ batchId }, { logger }) {
+      const renamed = await deps.nameAsWhole(batchId).catch((err: unknown) => {
+        logger.error({ err }, 'the batch was not named as a whole; its images keep their own proposals');
+        return [];
+      });
       const view = renamed.length
         ? await deps.tracker.imagesChanged(batchId, renamed)
         : await deps.tracker.refreshBatch(batchId);
       return { status: view?.status ?? 'deleted', renamed: renamed.length };
+    },
+
+    // Even settling failed three times (the database was down): a batch must not wait in `processing` for ever.
+    onFailedForGood: async ({ batchId }) => {
+      await deps.tracker.refreshBatch(batchId);
     },
   }) satisfies Handler<'process-batch'>;

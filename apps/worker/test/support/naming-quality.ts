@@ -26,7 +26,6 @@ export async function judgeProposals(
       originalFilename: `IMG_${4400 + index}.JPG`,
       keywords: [],
       context: null,
-      batchName: null,
       locale: 'en',
     };
     const named = nameImage(await analyzer.analyze(paths[index]!, context), context);

@@ -275,8 +275,7 @@ export function createUploadService(deps: UploadServiceDeps) {
                 name: options.data.name || null,
                 locale: options.data.locale,
                 keywords: options.data.keywords,
-                // Multipart sends a form's line breaks as CRLF: kept as plain line breaks.
-                context: options.data.context?.replace(/\r\n?/g, '\n').trim() || null,
+                context: options.data.context?.trim() || null,
                 total: fresh.length,
               },
               tx,

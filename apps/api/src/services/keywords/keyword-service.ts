@@ -67,6 +67,7 @@ export function createKeywordService(deps: KeywordServiceDeps) {
   async function firstAnswer<S extends z.ZodType>(
     schema: S,
     ask: (provider: KeywordProvider) => Promise<unknown>,
+    signal: AbortSignal | undefined,
   ): Promise<{ answer: z.infer<S>; provider: KeywordProviderName }> {
     const preferred = deps.providers.slice(0, -1);
     const lastResort = deps.providers.at(-1)!;
@@ -74,6 +75,8 @@ export function createKeywordService(deps: KeywordServiceDeps) {
       try {
         return { answer: schema.parse(await ask(provider)), provider: provider.name };
       } catch (err) {
+        // The client left: nobody is waiting for the next provider's answer.
+        if (signal?.aborted) throw err;
         deps.log.warn({ err, provider: provider.name }, 'keyword provider failed; the next one answers');
       }
     }
@@ -88,8 +91,10 @@ export function createKeywordService(deps: KeywordServiceDeps) {
       const checked = checkKeywords(keywords, locale);
       refuseInvalid(keywords, checked);
       const usable = checked.filter((entry) => entry.issues.length === 0).map((entry) => entry.normalized);
-      const { answer, provider } = await firstAnswer(EnhancedKeywords, (each) =>
-        each.enhance({ keywords: usable, ...(context ? { context } : {}), locale }, signal),
+      const { answer, provider } = await firstAnswer(
+        EnhancedKeywords,
+        (each) => each.enhance({ keywords: usable, ...(context ? { context } : {}), locale }, signal),
+        signal,
       );
       return { ...answer, provider };
     },
@@ -97,7 +102,7 @@ export function createKeywordService(deps: KeywordServiceDeps) {
     /** From an image's tags and its batch's keywords (context as text), or from free text. */
     async suggest(userId: string, body: SuggestKeywordsBody, signal?: AbortSignal): Promise<{ suggestions: string[] }> {
       const input = 'imageId' in body ? await imageHints(userId, body.imageId) : { tags: [], ...body };
-      const { answer } = await firstAnswer(SuggestedKeywords, (each) => each.suggest(input, signal));
+      const { answer } = await firstAnswer(SuggestedKeywords, (each) => each.suggest(input, signal), signal);
       return { suggestions: answer };
     },
 
