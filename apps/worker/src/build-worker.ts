@@ -103,6 +103,7 @@ export function buildWorker({
     ...createJobMetrics(metrics),
   });
 
+  let stopping = false;
   return {
     async start() {
       await http.listen({ port: env.WORKER_PORT, host: env.HOST });
@@ -111,6 +112,8 @@ export function buildWorker({
       await toolkit
         .warm(env.ANALYSIS_STEPS)
         .catch((err) => logger.error({ err }, 'an analysis model did not load; its step will be skipped'));
+      // A SIGTERM while the models loaded has closed the connections: take no jobs.
+      if (stopping) return;
       pool.run();
       await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
       await scheduleEvery(
@@ -121,6 +124,9 @@ export function buildWorker({
       );
     },
     closers: [
+      async () => {
+        stopping = true;
+      },
       () => http.close(),
       () => pool.close(),
       () => toolkit.close(),
