@@ -156,7 +156,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
             perceptualHash: analysis.perceptualHash,
             analysisSteps: analysis.provenance.map(({ error: _logOnly, ...record }) => record),
           },
-          (filename) => scoreFilename(filename, { tags: named.tags, keywords: batch.keywords, locale: batch.locale }),
+          (filename) => scoreFilename(filename, { tags: named.tags, locale: batch.locale }),
         );
         if (!ready) return { skipped: 'cancelled during analysis' };
         await deps.tracker.imagesChanged(batchId, [ready], UNTIL_NAMED);

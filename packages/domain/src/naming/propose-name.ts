@@ -20,11 +20,6 @@ export type NameProposal =
   | { ok: true; filename: string; stem: string; words: string[]; seo: SeoScore }
   | { ok: false; reason: FilenameRejection };
 
-/** The person's keywords among the tags, which the score looks for in the name. */
-function keywordsOf(tags: readonly VisionTag[]): string[] {
-  return tags.filter((tag) => tag.source === 'keywords').map((tag) => tag.label);
-}
-
 /** `maxWords` as a whole number from 1 to 6; anything else (missing, NaN) means 6. */
 function wordLimit(maxWords: number | undefined): number {
   const asked = maxWords !== undefined && Number.isFinite(maxWords) ? Math.floor(maxWords) : DEFAULT_PROPOSAL_WORDS;
@@ -49,6 +44,6 @@ export function proposeName(tags: readonly VisionTag[], options: NameOptions): N
 export function namedFrom(words: readonly string[], tags: readonly VisionTag[], options: NameOptions): NameProposal {
   const named = normalizeFilename(words.join('-'), options);
   if (!named.ok) return named;
-  const seo = scoreFilename(named.filename, { tags, keywords: keywordsOf(tags), locale: options.locale });
+  const seo = scoreFilename(named.filename, { tags, locale: options.locale });
   return { ...named, words: named.stem.split('-'), seo };
 }

@@ -25,10 +25,14 @@ export const SEO_WEIGHTS: Readonly<Record<SeoRule, number>> = {
 };
 
 export interface ScoreOptions {
+  /** The image's tags; those of source `keywords` are the person's keywords the name should hold. */
   tags: readonly VisionTag[];
-  /** The person's keywords for the batch. */
-  keywords: readonly string[];
   locale: string;
+}
+
+/** The person's keywords among the tags: one source for every score, whoever asks for it. */
+function keywordsOf(tags: readonly VisionTag[]): string[] {
+  return tags.filter((tag) => tag.source === 'keywords').map((tag) => tag.label);
 }
 
 const HYPHENATED = /^[a-z0-9]+(?:-[a-z0-9]+)*$/i;
@@ -54,7 +58,7 @@ export function scoreFilename(filename: string, options: ScoreOptions): SeoScore
       : { passed: true, detail: 'The name is lowercase.' },
     no_generic_words: noGenericWords(words, locale),
     no_repeated_words: noRepeatedWords(words, locale),
-    keyword_present: keywordPresent(meaningful, options.keywords, locale),
+    keyword_present: keywordPresent(meaningful, keywordsOf(options.tags), locale),
     consistent_with_tags: consistentWithTags(meaningful, options),
   };
   const reasons = SEO_RULES.map((rule) => ({ rule, ...checks[rule] }));
@@ -123,10 +127,11 @@ function keywordPresent(meaningful: readonly string[], keywords: readonly string
     : { passed: true, detail: `Holds the keyword "${present}".` };
 }
 
-function consistentWithTags(meaningful: readonly string[], { tags, keywords, locale }: ScoreOptions) {
-  const known = [...tags.filter((tag) => tag.source !== 'camera').map((tag) => tag.label), ...keywords].flatMap(
-    (label) => toAsciiWords(label, locale),
-  );
+function consistentWithTags(meaningful: readonly string[], { tags, locale }: ScoreOptions) {
+  const known = tags
+    .filter((tag) => tag.source !== 'camera')
+    .map((tag) => tag.label)
+    .flatMap((label) => toAsciiWords(label, locale));
   if (known.length === 0) return { passed: true, detail: 'No tags to compare the name with.' };
   if (meaningful.length === 0) return { passed: false, detail: 'No word of the name can be compared with the tags.' };
   const unsupported = meaningful.filter((word) => !known.some((tagWord) => sameRoot(word, tagWord)));

@@ -62,10 +62,7 @@ export function createImageService(deps: ImageServiceDeps) {
   }
 
   /** The image, if a new filename may be given to it, with what the filename rules need to know of it. */
-  async function renamable(
-    userId: string,
-    imageId: string,
-  ): Promise<{ image: Image; options: FilenameOptions; keywords: readonly string[] }> {
+  async function renamable(userId: string, imageId: string): Promise<{ image: Image; options: FilenameOptions }> {
     const image = await ownImage(userId, imageId);
     const format = image.metadata?.format;
     if (!isIn(image.status, IMAGE_EVENTS.rename) || !format) {
@@ -73,7 +70,7 @@ export function createImageService(deps: ImageServiceDeps) {
     }
     const batch = await deps.batches.findById(image.batchId);
     if (!batch) throw noSuchImage();
-    return { image, options: { format, locale: batch.locale }, keywords: batch.keywords };
+    return { image, options: { format, locale: batch.locale } };
   }
 
   /**
@@ -82,13 +79,13 @@ export function createImageService(deps: ImageServiceDeps) {
    * `filename_conflict`.
    */
   async function changeFilename(
-    { image, options, keywords }: Awaited<ReturnType<typeof renamable>>,
+    { image, options }: Awaited<ReturnType<typeof renamable>>,
     filename: string,
     source: FilenameSource,
     userId: string,
   ) {
     if (filename === image.filename) return detail(image);
-    const seo = scoreFilename(filename, { tags: image.visionTags, keywords, locale: options.locale });
+    const seo = scoreFilename(filename, { tags: image.visionTags, locale: options.locale });
     const changed = await deps.images
       .changeFilename(
         image.id,
