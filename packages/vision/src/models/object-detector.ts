@@ -18,7 +18,8 @@ export interface ObjectDetectorOptions {
 
 export interface ObjectDetector {
   /** COCO objects plainly in the picture, one tag per word (its best score), best first; often none. */
-  detect(image: DecodedImage): Promise<VisionTag[]>;
+  /** A call still waiting for the model when `signal` aborts is dropped. */
+  detect(image: DecodedImage, signal?: AbortSignal): Promise<VisionTag[]>;
   /** Releases this detector's hold on the shared model; the last holder's close frees its weights. */
   close(): Promise<void>;
 }
@@ -32,9 +33,9 @@ export async function createObjectDetector(options: ObjectDetectorOptions = {}):
   const queue = serialQueue();
   let closed = false;
   return {
-    detect: (image) => {
+    detect: (image, signal) => {
       if (closed) return Promise.reject(new Error('the object detector is closed'));
-      return queue(async () => objectTags(await detectObjects(model, image), threshold));
+      return queue(async () => objectTags(await detectObjects(model, image), threshold), signal);
     },
     close: async () => {
       if (closed) return;

@@ -26,7 +26,8 @@ export interface SafetyClassifierOptions {
 }
 
 export interface SafetyClassifier {
-  classify(image: DecodedImage): Promise<ImageSafety>;
+  /** A call still waiting for the model when `signal` aborts is dropped. */
+  classify(image: DecodedImage, signal?: AbortSignal): Promise<ImageSafety>;
   /** Frees the model's weights; the classifier cannot be used afterwards. */
   close(): Promise<void>;
 }
@@ -42,12 +43,12 @@ export async function createSafetyClassifier(options: SafetyClassifierOptions = 
   const queue = serialQueue();
   let closed = false;
   return {
-    classify: (image) => {
+    classify: (image, signal) => {
       if (closed) return Promise.reject(new Error('the safety classifier is closed'));
       return queue(async () => {
         const score = await unsafeProbability(tf, model, image);
         return { unsafe: score >= threshold, score };
-      });
+      }, signal);
     },
     close: async () => {
       if (closed) return;

@@ -6,8 +6,8 @@ export const objectsStep = (toolkit: Pick<VisionToolkit, 'objects'>): AnalysisSt
   source: 'COCO object detector (@vladmandic/human centernet, tfjs WASM)',
   timeoutMs: 20_000,
   optional: true,
-  run: async ({ decoded }) => {
+  run: async ({ decoded, signal }) => {
     const [detector, image] = await Promise.all([toolkit.objects(), decoded()]);
-    return { visionTags: await detector.detect(image) };
+    return { visionTags: await detector.detect(image, signal) };
   },
 });

@@ -6,8 +6,8 @@ export const safetyStep = (toolkit: Pick<VisionToolkit, 'safety'>): AnalysisStep
   source: 'nsfwjs MobileNetV2 (tfjs WASM)',
   timeoutMs: 20_000,
   optional: true,
-  run: async ({ decoded }) => {
+  run: async ({ decoded, signal }) => {
     const [classifier, image] = await Promise.all([toolkit.safety(), decoded()]);
-    return { safety: await classifier.classify(image) };
+    return { safety: await classifier.classify(image, signal) };
   },
 });
