@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { IMAGE_STATUSES, type ImageStatus } from './enums';
 
+/** Camera RAW formats: analysed through the full-size JPEG preview each one embeds, delivered as uploaded. */
+export const RAW_FORMATS = ['dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'raf', 'rw2'] as const;
+export type RawFormat = (typeof RAW_FORMATS)[number];
+
 /** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload. */
-export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff', 'heic', ...RAW_FORMATS] as const;
 export const ImageFormat = z.enum(IMAGE_FORMATS);
 export type ImageFormat = z.infer<typeof ImageFormat>;
+
+export function isRawFormat(format: ImageFormat): format is RawFormat {
+  return (RAW_FORMATS as readonly string[]).includes(format);
+}
 
 /** The EXIF fields we keep: nothing that locates a person (no GPS, no serial numbers). */
 export const SafeExif = z.object({
@@ -23,6 +31,8 @@ export const ImageMetadata = z.object({
   orientation: z.number().int().optional(),
   hasAlpha: z.boolean(),
   pages: z.number().int().optional(),
+  /** A JPEG carrying the video its own XMP (or Samsung's trailer) declares after the image: kept byte for byte. */
+  motionPhoto: z.boolean().optional(),
   /** A few safe EXIF fields; the stored bytes keep the full EXIF. */
   exif: SafeExif.optional(),
 });

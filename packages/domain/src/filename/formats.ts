@@ -8,4 +8,13 @@ export const FILE_EXTENSIONS: Readonly<Record<ImageFormat, string>> = {
   gif: 'gif',
   avif: 'avif',
   tiff: 'tif',
+  heic: 'heic',
+  dng: 'dng',
+  cr2: 'cr2',
+  cr3: 'cr3',
+  nef: 'nef',
+  arw: 'arw',
+  orf: 'orf',
+  raf: 'raf',
+  rw2: 'rw2',
 };
