@@ -13,3 +13,4 @@ export {
 export { inspectImageSafety, type SafetyOptions, type SafetyRefusal, type SafetyResult } from './inspect-image-safety';
 export { TRAILING_SLACK_BYTES } from './single-format-check';
 export { type SpooledFile, type SpoolOptions, type SpoolResult, spoolToTempFile } from './spool-to-temp-file';
+export { openUprightImage, type UprightImage, type UprightImageOptions } from './upright-image';
