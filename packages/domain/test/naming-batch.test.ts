@@ -8,6 +8,7 @@ import {
   nameBatch,
   normalizeFilename,
   personTags,
+  shotKey,
 } from '../src';
 import { locale, tags } from './naming-arbitraries';
 
@@ -136,14 +137,19 @@ describe('nameBatch', () => {
     fc.constantFrom('2c8f1336cfd32204', '2c8f1336cfd32205', 'fbfd159f3f3f3f0f', '0000000000000000', 'not-a-hash'),
     { nil: undefined },
   );
-  const item = fc.record({ format: fc.constantFrom('jpeg' as const, 'png' as const), tags, perceptualHash: hash });
+  const item = fc.record({
+    format: fc.constantFrom('jpeg' as const, 'png' as const, 'cr2' as const, 'dng' as const),
+    tags,
+    perceptualHash: hash,
+    shot: fc.constantFrom(null, 'shot-a', 'shot-b'),
+  });
 
   it('gives every image of any batch its own name within the rules, deterministically', () => {
     fc.assert(
       fc.property(
         fc.array(item, { maxLength: 10 }),
         locale,
-        fc.array(fc.constantFrom('sky.jpg', 'sky-2.jpg', 'red.png')),
+        fc.array(fc.constantFrom('sky.jpg', 'sky-2.jpg', 'red.png', 'sky.cr2')),
         (drawn, loc, taken) => {
           const items = drawn.map((entry, index) => ({ ...entry, id: String(index) }));
           const proposals = nameBatch(items, { locale: loc, taken: new Set(taken) });
@@ -163,5 +169,63 @@ describe('nameBatch', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('RAW and JPEG of one shot', () => {
+  const camera = { make: 'Canon', model: 'Canon EOS 350D DIGITAL', dateTimeOriginal: '2005-08-03T18:59:18' };
+  const bridge = [...keywords, tag('bridge', 'objects', 0.9), tag('blue', 'colour')];
+
+  it('keys a shot by the uploaded stem, the camera and the capture time, all three required', () => {
+    const key = shotKey({ originalFilename: 'IMG_0412.CR2', exif: camera });
+    expect(key).not.toBeNull();
+    expect(shotKey({ originalFilename: 'img_0412.jpg', exif: camera })).toBe(key);
+    expect(shotKey({ originalFilename: 'IMG_0413.JPG', exif: camera })).not.toBe(key);
+    expect(
+      shotKey({ originalFilename: 'IMG_0412.JPG', exif: { ...camera, dateTimeOriginal: '2005-08-03T18:59:19' } }),
+    ).not.toBe(key);
+    expect(shotKey({ originalFilename: 'IMG_0412.JPG', exif: { ...camera, model: 'Canon EOS 5D' } })).not.toBe(key);
+    expect(
+      shotKey({ originalFilename: 'IMG_0412.JPG', exif: { make: 'Canon', model: 'Canon EOS 350D DIGITAL' } }),
+    ).toBeNull();
+    expect(shotKey({ originalFilename: 'IMG_0412.JPG', exif: null })).toBeNull();
+  });
+
+  it('gives the RAW file the JPEG’s stem, with its own extension, whatever the RAW’s own analysis said', () => {
+    const items: BatchItem[] = [
+      { id: 'raw', format: 'cr2', tags: [...keywords, tag('sky', 'objects', 0.9)], shot: 'shot' },
+      { id: 'jpeg', format: 'jpeg', tags: bridge, shot: 'shot' },
+      { id: 'other', format: 'jpeg', tags: [...keywords, tag('sky', 'objects', 0.9)], shot: null },
+    ];
+    const names = filenames(items);
+    expect(names.jpeg).toBe('road-bike-bridge.jpg');
+    expect(names.raw).toBe('road-bike-bridge.cr2');
+    expect(names.other).toBe('road-bike-sky.jpg');
+  });
+
+  it('moves the whole shot to the next free stem when the RAW’s name is taken', () => {
+    const items: BatchItem[] = [
+      { id: 'jpeg', format: 'jpeg', tags: bridge, shot: 'shot' },
+      { id: 'raw', format: 'cr2', tags: bridge, shot: 'shot' },
+    ];
+    expect(filenames(items, new Set(['road-bike-bridge.cr2']))).toEqual({
+      jpeg: 'road-bike-bridge-2.jpg',
+      raw: 'road-bike-bridge-2.cr2',
+    });
+  });
+
+  it('does not pair two files of one format, nor files without a RAW among them', () => {
+    const items: BatchItem[] = [
+      { id: 'a', format: 'jpeg', tags: bridge, shot: 'shot' },
+      { id: 'b', format: 'jpeg', tags: [...keywords, tag('sky', 'objects', 0.9)], shot: 'shot' },
+      { id: 'c', format: 'png', tags: [...keywords, tag('tree', 'objects', 0.9)], shot: 'other' },
+      { id: 'd', format: 'jpeg', tags: [...keywords, tag('dog', 'objects', 0.9)], shot: 'other' },
+    ];
+    expect(filenames(items)).toEqual({
+      a: 'road-bike-bridge.jpg',
+      b: 'road-bike-sky.jpg',
+      c: 'road-bike-tree.png',
+      d: 'road-bike-dog.jpg',
+    });
   });
 });

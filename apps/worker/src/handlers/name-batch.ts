@@ -1,6 +1,6 @@
 import type { BatchRepository, Image, ImageRepository, ProposalRename } from '@renamer/db';
 import { isUniqueViolation, UNIQUE_FILENAME_PER_BATCH } from '@renamer/db';
-import { FINISHED_BATCH_STATUSES, nameBatch } from '@renamer/domain';
+import { FINISHED_BATCH_STATUSES, nameBatch, shotKey } from '@renamer/domain';
 
 /** Each lost race means a person renamed an image meanwhile; this many in a row means something else is wrong. */
 const MAX_NAMING_ROUNDS = 5;
@@ -37,6 +37,7 @@ export function batchNamer(deps: BatchNamerDeps) {
         format: image.metadata!.format,
         tags: image.visionTags,
         perceptualHash: image.perceptualHash,
+        shot: shotKey({ originalFilename: image.originalFilename, exif: image.metadata!.exif }),
       })),
       { locale: batch.locale, taken },
     );

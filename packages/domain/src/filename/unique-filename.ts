@@ -11,7 +11,7 @@ export interface UniqueFilenameOptions {
  */
 export function uniqueFilename(
   filename: string,
-  taken: ReadonlySet<string>,
+  taken: Pick<ReadonlySet<string>, 'has'>,
   { maxWords = Number.POSITIVE_INFINITY }: UniqueFilenameOptions = {},
 ): string {
   if (!taken.has(filename)) return filename;

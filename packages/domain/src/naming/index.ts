@@ -11,4 +11,5 @@ export {
 export { type PersonWords, personTags } from './person-tags';
 export { type NameOptions, type NameProposal, proposeName } from './propose-name';
 export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';
+export { type ShotFacts, shotKey } from './shot-pairs';
 export { NAME_SIGNALS, type SignalPolicy, type SignalRole } from './signals';

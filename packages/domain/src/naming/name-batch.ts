@@ -1,10 +1,12 @@
 import type { ImageFormat, TagSource, VisionTag } from '@renamer/contracts';
 import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH } from '../filename/filename-rules';
+import { FILE_EXTENSIONS } from '../filename/formats';
 import { uniqueFilename } from '../filename/unique-filename';
 import { isStopWord } from '../filename/vocabulary';
 import { composeWords, NameWords, type WordLimits } from './compose-words';
 import { bitDistance, type HashBits, hashBits, isPerceptualHash } from './hash-distance';
 import { type NameProposal, namedFrom } from './propose-name';
+import { shotFollowers } from './shot-pairs';
 import { type Candidate, rankedCandidates } from './signals';
 import { hasRootIn } from './words';
 
@@ -14,6 +16,8 @@ export interface BatchItem {
   tags: readonly VisionTag[];
   /** 64-bit dHash as 16 hex digits. */
   perceptualHash?: string | null;
+  /** `shotKey` of the uploaded file: a RAW and the JPEG of the same shot get one stem. */
+  shot?: string | null;
 }
 
 export interface BatchNamingOptions {
@@ -68,20 +72,25 @@ interface Prepared {
 /**
  * Names a batch as a whole: near-duplicates and shots of one subject (close perceptual hashes and a shared
  * subject, or the same proposed name) share a stem made of the words true of them all, and each is told apart
- * by a word only it has (a colour, object, scene or place word) before a bare `-2`. Names are unique within
- * the batch and avoid `taken`; the same input in the same order gives the same names.
+ * by a word only it has (a colour, object, scene or place word) before a bare `-2`. A RAW file and the JPEG of
+ * the same shot share one stem (`shotKey`). Names are unique within the batch and avoid `taken`; the same input
+ * in the same order gives the same names.
  */
 export function nameBatch(
   items: readonly BatchItem[],
   { locale, taken = new Set() }: BatchNamingOptions,
 ): Map<string, NameProposal> {
   const limits: WordLimits = { maxWords: DEFAULT_PROPOSAL_WORDS, maxLength: MAX_STEM_LENGTH, locale };
-  const prepared = items.map((item): Prepared => {
-    const candidates = rankedCandidates(item.tags, locale);
-    const pool = candidates.flatMap((candidate) => candidate.whole.words).filter((word) => !isStopWord(word, locale));
-    const solo = composeWords(candidates, limits);
-    return { item, candidates, pool, solo, soloStem: solo.join('-'), hash: informativeBits(item.perceptualHash) };
-  });
+  const followers = shotFollowers(items);
+  const following = new Set([...followers.values()].flat());
+  const prepared = items
+    .filter((item) => !following.has(item))
+    .map((item): Prepared => {
+      const candidates = rankedCandidates(item.tags, locale);
+      const pool = candidates.flatMap((candidate) => candidate.whole.words).filter((word) => !isStopWord(word, locale));
+      const solo = composeWords(candidates, limits);
+      return { item, candidates, pool, solo, soloStem: solo.join('-'), hash: informativeBits(item.perceptualHash) };
+    });
   const words = new Map<Prepared, string[]>();
   for (const group of groupsOf(prepared)) {
     const named = group.length > 1 ? namedTogether(group, limits) : null;
@@ -90,18 +99,27 @@ export function nameBatch(
   const used = new Set(taken);
   const proposals = new Map<string, NameProposal>();
   for (const member of prepared) {
-    const { item } = member;
-    const options = { format: item.format, locale };
-    let proposal = namedFrom(words.get(member)!, item.tags, options);
-    if (proposal.ok && used.has(proposal.filename)) {
-      const filename = uniqueFilename(proposal.filename, used, { maxWords: DEFAULT_PROPOSAL_WORDS });
-      proposal = namedFrom(filename.slice(0, filename.lastIndexOf('.')).split('-'), item.tags, options);
+    const shot = [member.item, ...(followers.get(member.item.id) ?? [])];
+    const extensions = shot.map((item) => FILE_EXTENSIONS[item.format]);
+    // A stem is free only when it is free under every extension of the shot.
+    const takenStem = { has: (filename: string) => extensions.some((ext) => used.has(withExtension(filename, ext))) };
+    let stem = words.get(member)!;
+    const lead = namedFrom(stem, member.item.tags, { format: member.item.format, locale });
+    if (lead.ok && takenStem.has(lead.filename)) {
+      const filename = uniqueFilename(lead.filename, takenStem, { maxWords: DEFAULT_PROPOSAL_WORDS });
+      stem = filename.slice(0, filename.lastIndexOf('.')).split('-');
     }
-    if (proposal.ok) used.add(proposal.filename);
-    proposals.set(item.id, proposal);
+    for (const item of shot) {
+      const proposal = namedFrom(stem, item.tags, { format: item.format, locale });
+      if (proposal.ok) used.add(proposal.filename);
+      proposals.set(item.id, proposal);
+    }
   }
-  return proposals;
+  return new Map(items.map((item) => [item.id, proposals.get(item.id)!]));
 }
+
+const withExtension = (filename: string, extension: string) =>
+  `${filename.slice(0, filename.lastIndexOf('.'))}.${extension}`;
 
 /** Connected groups of alike images, each in input order, the groups in the order of their first image. */
 function groupsOf(prepared: readonly Prepared[]): Prepared[][] {
