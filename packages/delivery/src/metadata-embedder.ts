@@ -12,8 +12,15 @@ export interface MetadataEmbedder {
    * Copies `source` to a temp file, writes the SEO fields with exiftool, returns the result as a stream (temp file
    * removed when the stream closes or is destroyed, also on error) and its size.
    */
-  embed(source: Readable, fields: SeoFields, extension: string): Promise<{ stream: Readable; size: number }>;
+  embed(source: Readable, fields: SeoFields, extension: string): Promise<EmbeddedFile>;
+  /** An XMP sidecar holding the SEO fields, for a file delivered as it is (camera RAW): same stream contract. */
+  sidecar(fields: SeoFields): Promise<EmbeddedFile>;
   close(): Promise<void>;
+}
+
+export interface EmbeddedFile {
+  stream: Readable;
+  size: number;
 }
 
 /** exiftool could not write the fields into a file it can otherwise write (damaged metadata, say). */
@@ -60,11 +67,7 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
       ],
       fields.keywords,
     );
-    const tags: Record<string, string | string[]> = {};
-    if (fields.title) tags['XMP-dc:Title'] = fields.title;
-    if (fields.description) tags['XMP-dc:Description'] = fields.description;
-    if (fields.altText) tags['XMP-iptcCore:AltTextAccessibility'] = fields.altText;
-    if (keywords.length > 0) tags['XMP-dc:Subject'] = keywords;
+    const tags = xmpTags(fields, keywords);
     const writeArgs = ['-overwrite_original'];
     if (iptc) {
       if (keywords.length > 0) tags['IPTC:Keywords'] = keywords;
@@ -91,12 +94,22 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
             throw new MetadataEmbedError(`exiftool could not write the metadata: ${String(error)}`, { cause: error });
           });
         }
-        const { size } = await stat(file);
-        const stream = createReadStream(file);
-        stream.once('close', () => void removeQuietly(file));
-        return { stream, size };
+        return await streamAndRemove(file);
       } catch (error) {
         source.destroy(); // the object store's stream, when the copy never started
+        await removeQuietly(file);
+        throw error;
+      }
+    },
+    async sidecar(fields) {
+      const file = join(options.tmpDir, `${randomUUID()}.xmp`);
+      try {
+        if (closed) throw new Error('The metadata embedder is closed');
+        await mkdir(options.tmpDir, { recursive: true });
+        // Given a name that does not exist yet, exiftool creates an XMP file holding just these tags.
+        await exiftool.write(file, xmpTags(fields, uniqueKeywords(fields.keywords)) as WriteTags);
+        return await streamAndRemove(file);
+      } catch (error) {
         await removeQuietly(file);
         throw error;
       }
@@ -106,6 +119,23 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
       await exiftool.end();
     },
   };
+}
+
+function xmpTags(fields: SeoFields, keywords: string[]): Record<string, string | string[]> {
+  const tags: Record<string, string | string[]> = {};
+  if (fields.title) tags['XMP-dc:Title'] = fields.title;
+  if (fields.description) tags['XMP-dc:Description'] = fields.description;
+  if (fields.altText) tags['XMP-iptcCore:AltTextAccessibility'] = fields.altText;
+  if (keywords.length > 0) tags['XMP-dc:Subject'] = keywords;
+  return tags;
+}
+
+/** The file as a stream that removes it once closed or destroyed, and its size. */
+async function streamAndRemove(file: string): Promise<EmbeddedFile> {
+  const { size } = await stat(file);
+  const stream = createReadStream(file);
+  stream.once('close', () => void removeQuietly(file));
+  return { stream, size };
 }
 
 /**

@@ -236,3 +236,29 @@ describe('a format exiftool cannot write', () => {
     await tmpDirIsEmpty();
   });
 });
+
+describe('an XMP sidecar', () => {
+  it('holds the title, description, alt text and keywords, and reads as XMP in any tool', async () => {
+    const { stream, size } = await embedder.sidecar(fields);
+    const bytes = await buffer(stream);
+    expect(bytes.length).toBe(size);
+    expect(bytes.toString('utf8')).toContain('<x:xmpmeta');
+    const file = join(dir, 'sidecar.xmp');
+    await writeFile(file, bytes);
+    const tags = await tagsOf(file);
+    expect(tags).toMatchObject({
+      'XMP-dc:Title': fields.title,
+      'XMP-dc:Description': fields.description,
+      'XMP-iptcCore:AltTextAccessibility': fields.altText,
+      'XMP-dc:Subject': ['ceramics', 'łódź', 'Harbour'],
+    });
+    await tmpDirIsEmpty();
+  });
+
+  it('leaves no temp file when the embedder is closed', async () => {
+    const closed = createMetadataEmbedder({ tmpDir });
+    await closed.close();
+    await expect(closed.sidecar(fields)).rejects.toThrow('closed');
+    await tmpDirIsEmpty();
+  });
+});

@@ -5,6 +5,7 @@ import {
   type BatchDownloadResponse,
   type BatchPreview,
   type DownloadLinkResponse,
+  isRawFormat,
 } from '@renamer/contracts';
 import type {
   ArchiveContents,
@@ -47,7 +48,7 @@ export interface DownloadServiceDeps {
   publicUrl: string;
   signingSecret: string;
   /** Writes an image's SEO fields into a copy of it (one long-lived ExifTool). */
-  embedder: Pick<MetadataEmbedder, 'embed'>;
+  embedder: Pick<MetadataEmbedder, 'embed' | 'sidecar'>;
   now?: () => Date;
 }
 
@@ -61,9 +62,35 @@ export interface ServedFile {
   filename?: string;
 }
 
+const formatOf = (mimeType: string) => (isAllowedImageType(mimeType) ? FORMAT_OF_TYPE[mimeType] : undefined);
+
 /** The extension a stored image's copy is written under, so that exiftool knows its format. */
 function extensionOf(mimeType: string): string {
-  return isAllowedImageType(mimeType) ? FILE_EXTENSIONS[FORMAT_OF_TYPE[mimeType]] : 'bin';
+  const format = formatOf(mimeType);
+  return format ? FILE_EXTENSIONS[format] : 'bin';
+}
+
+/** Camera RAW is never rewritten: its SEO fields travel in an XMP sidecar. */
+function isRaw(mimeType: string): boolean {
+  const format = formatOf(mimeType);
+  return format !== undefined && isRawFormat(format);
+}
+
+/**
+ * `<stem>.xmp` beside the RAW file, as photo tools look for it; when two RAW files share a stem (`a.cr2`,
+ * `a.dng`), the later one's sidecar keeps the whole name (`a.dng.xmp`).
+ */
+function sidecarNames(entries: readonly { name: string; mimeType: string }[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const used = new Set<string>();
+  for (const entry of entries) {
+    if (!isRaw(entry.mimeType)) continue;
+    const stem = `${entry.name.slice(0, entry.name.lastIndexOf('.'))}.xmp`;
+    const name = used.has(stem) ? `${entry.name}.xmp` : stem;
+    used.add(name);
+    names.set(entry.name, name);
+  }
+  return names;
 }
 
 const noSuchBatch = () => new AppError('not_found', 'No such batch.');
@@ -144,17 +171,24 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       },
     );
     const mtime = now();
-    const streamed = entries.map((entry) => ({
-      name: entry.name,
-      mtime,
-      size: options.embed ? undefined : entry.size,
-      open: async () => {
-        const source = await original(entry.storageKey);
-        if (!options.embed) return source;
-        const fields = seoFields(entry, entry.name, contents.batch.keywords);
-        return (await deps.embedder.embed(source, fields, extensionOf(entry.mimeType))).stream;
-      },
-    }));
+    const sidecars = options.embed ? sidecarNames(entries) : new Map<string, string>();
+    const streamed = entries.flatMap((entry) => {
+      const fields = () => seoFields(entry, entry.name, contents.batch.keywords);
+      const rewritten = options.embed && !isRaw(entry.mimeType);
+      const image = {
+        name: entry.name,
+        mtime,
+        size: rewritten ? undefined : entry.size,
+        open: async () => {
+          const source = await original(entry.storageKey);
+          if (!rewritten) return source;
+          return (await deps.embedder.embed(source, fields(), extensionOf(entry.mimeType))).stream;
+        },
+      };
+      const sidecar = sidecars.get(entry.name);
+      if (!sidecar) return [image];
+      return [image, { name: sidecar, mtime, open: async () => (await deps.embedder.sidecar(fields())).stream }];
+    });
     const kit = options.manifest
       ? buildRenameKit(
           entries.map((entry) => {
@@ -205,7 +239,8 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     async imageLink(userId: string, imageId: string, { embed }: { embed: boolean }): Promise<DownloadLinkResponse> {
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
-      if (embed) {
+      // A RAW file alone goes out as uploaded: its sidecar only has a place beside it in the archive.
+      if (embed && !isRaw(image.mimeType)) {
         const expiresAt = expiryAfter(now(), IMAGE_LINK_SECONDS);
         const download = await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt });
         return { url: filesUrl(deps.links.embeddedImage(download.id, expiresAt)), expiresAt: expiresAt.toISOString() };
