@@ -47,6 +47,16 @@ describe('ALLOWED_IMAGE_TYPES', () => {
       'image/gif',
       'image/avif',
       'image/tiff',
+      'image/heic',
+      'image/heif',
+      'image/x-adobe-dng',
+      'image/x-canon-cr2',
+      'image/x-canon-cr3',
+      'image/x-nikon-nef',
+      'image/x-sony-arw',
+      'image/x-olympus-orf',
+      'image/x-fujifilm-raf',
+      'image/x-panasonic-rw2',
     ]);
     expect(isAllowedImageType('image/svg+xml')).toBe(false);
     expect(isAllowedImageType('IMAGE/JPEG')).toBe(false);

@@ -4,8 +4,8 @@ import type { AnalysisStep } from './analysis-step';
 /** The image's own header: dimensions, format, orientation, safe EXIF. Without it no name can be proposed. */
 export const metadataStep: AnalysisStep = {
   name: 'metadata',
-  source: 'file header (sharp)',
+  source: 'file header (sharp; ExifTool for camera RAW)',
   timeoutMs: 10_000,
   optional: false,
-  run: async ({ path }) => ({ metadata: await readImageMetadata(path) }),
+  run: async ({ path, context }) => ({ metadata: await readImageMetadata(path, context.format) }),
 };
