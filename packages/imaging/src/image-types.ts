@@ -55,6 +55,9 @@ export const FORMAT_OF_TYPE: Readonly<Record<AllowedImageType, ImageFormat>> = {
   'image/x-panasonic-rw2': 'rw2',
 };
 
+const TIFF_HEADERS = [Buffer.from('II*\0', 'latin1'), Buffer.from('MM\0*', 'latin1')];
+const isTiffHeader = (head: Buffer) => TIFF_HEADERS.some((header) => head.subarray(0, 4).equals(header));
+
 export interface SniffedType {
   mime: string;
   ext: string;
@@ -69,7 +72,9 @@ export interface SniffedType {
  */
 export async function sniffImageType(head: Buffer): Promise<SniffedType | undefined> {
   const sniffed = await fileTypeFromBuffer(head);
-  if (!sniffed) return undefined;
+  // file-type follows a TIFF's IFD0 offset and gives up when it lies beyond the head, as it does in the
+  // TIFFs libvips and many other writers make (IFD0 after the pixels): the TIFF header alone decides then.
+  if (!sniffed) return isTiffHeader(head) ? { mime: 'image/tiff', ext: 'tif' } : undefined;
   if (sniffed.mime === 'image/apng') return { mime: 'image/png', ext: 'png' };
   if (sniffed.mime === 'image/tiff') return cameraRawInTiff(head) ?? { mime: sniffed.mime, ext: sniffed.ext };
   if (sniffed.mime === 'image/heif' || sniffed.mime === 'image/heic') return brandedIsobmffType(head) ?? sniffed;

@@ -68,6 +68,7 @@ type Rejection = { rejected: RejectedFile };
 type Verdict = { accepted: AcceptedFile } | Rejection;
 
 const MIB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes >= MIB ? `${Math.floor(bytes / MIB)} MiB` : `${bytes} bytes`);
 const displayName = (filename: string | undefined) => (filename?.trim() || 'unnamed').slice(0, 255);
 const rejected = (
   originalFilename: string,
@@ -105,7 +106,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     if (!spooled.ok || spooled.file.size > maxBytes) {
       if (spooled.ok) await spooled.file.cleanup();
       const kind = isRawFormat(FORMAT_OF_TYPE[type.mime]) ? 'camera RAW file' : 'file';
-      return rejected(name, 'file_too_large', `The ${kind} is larger than ${Math.floor(maxBytes / MIB)} MiB.`);
+      return rejected(name, 'file_too_large', `The ${kind} is larger than ${sizeText(maxBytes)}.`);
     }
     const verdict = await checkContent(name, type.mime, spooled.file).catch(async (error) => {
       await spooled.file.cleanup();
