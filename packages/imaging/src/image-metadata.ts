@@ -43,7 +43,13 @@ export function toRawMetadata(format: RawFormat, preview: ImageMetadata, facts: 
 
 async function readRawMetadata(path: string, format: RawFormat): Promise<ImageMetadata> {
   return withRawPreview(path, async ({ previewPath, facts }) => {
-    const preview = previewPath && toImageMetadata(await sharp(previewPath).metadata());
+    // A stub or corrupt preview is no preview: sharp's own error would not say which file it means.
+    const header = previewPath
+      ? await sharp(previewPath)
+          .metadata()
+          .catch(() => undefined)
+      : undefined;
+    const preview = header && toImageMetadata(header);
     if (!preview) throw new UnsupportedImageError(`the ${format.toUpperCase()} file carries no readable JPEG preview`);
     return toRawMetadata(format, preview, facts);
   });
