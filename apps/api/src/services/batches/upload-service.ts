@@ -90,23 +90,26 @@ export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
 
-  // Spooled up to the larger limit: the type, which decides the limit, is known only from the file's head.
-  const spoolLimit = Math.max(limits.maxFileBytes, limits.maxRawBytes);
-  const maxBytesOf = (mime: AllowedImageType) =>
-    isRawFormat(FORMAT_OF_TYPE[mime]) ? limits.maxRawBytes : limits.maxFileBytes;
+  const isRawType = (mime: AllowedImageType) => isRawFormat(FORMAT_OF_TYPE[mime]);
+  /** Camera RAW has a limit of its own; the file's head, sniffed while it is spooled, decides which applies. */
+  async function maxBytesFor(head: Buffer): Promise<number> {
+    const sniffed = await sniffImageType(head);
+    return sniffed && isAllowedImageType(sniffed.mime) && isRawType(sniffed.mime)
+      ? limits.maxRawBytes
+      : limits.maxFileBytes;
+  }
 
   async function check(name: string, declared: string, spooled: SpoolResult): Promise<Verdict> {
     // The type is judged first, from the leading bytes, even for a file too large to keep.
     const type = await checkType(name, declared, spooled.ok ? spooled.file.head : spooled.head);
-    if ('rejected' in type) {
-      if (spooled.ok) await spooled.file.cleanup();
-      return type;
+    if (!spooled.ok) {
+      if ('rejected' in type) return type;
+      const kind = isRawType(type.mime) ? 'camera RAW file' : 'file';
+      return rejected(name, 'file_too_large', `The ${kind} is larger than ${sizeText(spooled.maxBytes)}.`);
     }
-    const maxBytes = maxBytesOf(type.mime);
-    if (!spooled.ok || spooled.file.size > maxBytes) {
-      if (spooled.ok) await spooled.file.cleanup();
-      const kind = isRawFormat(FORMAT_OF_TYPE[type.mime]) ? 'camera RAW file' : 'file';
-      return rejected(name, 'file_too_large', `The ${kind} is larger than ${sizeText(maxBytes)}.`);
+    if ('rejected' in type) {
+      await spooled.file.cleanup();
+      return type;
     }
     const verdict = await checkContent(name, type.mime, spooled.file).catch(async (error) => {
       await spooled.file.cleanup();
@@ -185,7 +188,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         }
         const name = displayName(part.filename);
         // Spooled here, in order: the multipart stream holds one part at a time.
-        const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: spoolLimit });
+        const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: maxBytesFor });
         await checks.start(() => check(name, part.mimetype, spooled));
       }
       const verdicts = await refuseRepeats(await checks.all());
