@@ -3,7 +3,7 @@ import { AppError } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
-import { turnOffImageCache } from '@renamer/imaging';
+import { closeCameraDecoding, configureCameraDecoding, turnOffImageCache } from '@renamer/imaging';
 import { createLocalKeywordProvider } from '@renamer/keywords';
 import { createLlmProvider, llmConfigFromEnv, llmKeywordProvider } from '@renamer/llm';
 import {
@@ -46,6 +46,7 @@ const WS_MAX_BUFFERED_BYTES = 2 ** 20;
  */
 export function createApiServices({ env, logger, platform }: ApiDeps) {
   turnOffImageCache();
+  configureCameraDecoding({ heicThreads: env.HEIC_DECODE_THREADS });
   const repositories = createRepositories(platform.db.db);
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
@@ -111,6 +112,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     scheduler,
     limits: {
       maxFileBytes: env.UPLOAD_MAX_FILE_BYTES,
+      maxRawBytes: env.UPLOAD_MAX_RAW_BYTES,
       maxFiles: env.UPLOAD_MAX_FILES,
       maxPixels: env.UPLOAD_MAX_PIXELS,
       tmpDir: env.UPLOAD_TMP_DIR,
@@ -185,6 +187,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     async close() {
       await progressHub.close();
       await embedder.close();
+      await closeCameraDecoding();
       // Disconnecting drops the subscription too, and never waits for a Redis that is down.
       progressSubscriber?.disconnect();
       // Bounded: BullMQ waits for Redis without end, and the shared connection is closed with the platform.

@@ -45,10 +45,17 @@ export const apiEnvSchema = serviceEnvSchema({
     .int()
     .min(1)
     .default(25 * 1024 * 1024),
+  /** Camera RAW files are larger than photos: they get their own limit. */
+  UPLOAD_MAX_RAW_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(120 * 1024 * 1024),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
   UPLOAD_TMP_DIR: z.string().min(1).default(tmpdir()),
   UPLOAD_CHECK_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
+  HEIC_DECODE_THREADS: z.coerce.number().int().min(1).default(availableParallelism()),
   WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(25_000),
   WS_PONG_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(20),

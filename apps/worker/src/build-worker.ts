@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createRepositories } from '@renamer/db';
+import { closeCameraDecoding, configureCameraDecoding } from '@renamer/imaging';
 import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
 import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import {
@@ -44,6 +45,7 @@ export function buildWorker({
   wrapAnalyzer = (analyzer) => analyzer,
 }: WorkerDeps): WorkerService {
   const metrics = createMetrics('worker');
+  configureCameraDecoding({ heicThreads: env.HEIC_DECODE_THREADS });
   const http = createHttpService({
     service: 'worker',
     logger,
@@ -130,6 +132,7 @@ export function buildWorker({
       () => http.close(),
       () => pool.close(),
       () => toolkit.close(),
+      () => closeCameraDecoding(),
       () => flows.close(),
       () => closeQueues(queues),
       async () => bullConnection.disconnect(),

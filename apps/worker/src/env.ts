@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { QUEUE_CATALOG } from '@renamer/contracts';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
@@ -11,6 +11,7 @@ export const workerEnvSchema = serviceEnvSchema({
   WORKER_PORT: portVariable(3003),
   /** Analyses one worker process runs at once; the other queues keep the catalog's concurrency. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(QUEUE_CATALOG.images.concurrency),
+  HEIC_DECODE_THREADS: z.coerce.number().int().min(1).default(availableParallelism()),
   WORKER_LOCK_MS: milliseconds(30_000),
   WORKER_STALLED_CHECK_MS: milliseconds(30_000),
   RECONCILE_EVERY_MS: milliseconds(60_000),

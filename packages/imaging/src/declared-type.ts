@@ -3,6 +3,12 @@ const ALIASES: Readonly<Record<string, string>> = {
   'image/pjpeg': 'image/jpeg',
   'image/x-png': 'image/png',
   'image/tif': 'image/tiff',
+  // One container, named either way by browsers and phones; the brands and the decoder tell them apart.
+  'image/heif': 'image/heic',
+  'image/dng': 'image/x-adobe-dng',
+  'image/x-dng': 'image/x-adobe-dng',
+  'image/x-fuji-raf': 'image/x-fujifilm-raf',
+  'image/x-panasonic-raw': 'image/x-panasonic-rw2',
 };
 
 const UNSPECIFIC = new Set(['', 'application/octet-stream']);

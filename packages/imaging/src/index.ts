@@ -1,3 +1,4 @@
+export { type CameraDecodingOptions, closeCameraDecoding, configureCameraDecoding } from './camera-decoding';
 export { declaredTypeAgrees } from './declared-type';
 export { turnOffImageCache } from './image-cache';
 export { readImageMetadata, UnsupportedImageError } from './image-metadata';
@@ -6,6 +7,7 @@ export {
   type AllowedImageType,
   FORMAT_OF_TYPE,
   isAllowedImageType,
+  RAW_IMAGE_TYPES,
   SNIFF_HEAD_BYTES,
   type SniffedType,
   sniffImageType,

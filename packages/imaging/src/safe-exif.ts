@@ -16,6 +16,13 @@ function wallClockTime(value: unknown): string | undefined {
   return value.toISOString().slice(0, 19);
 }
 
+/** Camera make and model cleaned, the capture time as wall-clock text; undefined when none is left. */
+export function safeExifOf(make: unknown, model: unknown, dateTimeOriginal: string | undefined): SafeExif | undefined {
+  const fields: SafeExif = { make: cleanText(make), model: cleanText(model), dateTimeOriginal };
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
+  return present.length ? (Object.fromEntries(present) as SafeExif) : undefined;
+}
+
 /** Picks the safe fields out of a raw EXIF block; undefined when it has none or cannot be parsed. */
 export function safeExifFrom(raw: Buffer | undefined): SafeExif | undefined {
   if (!raw) return undefined;
@@ -25,11 +32,5 @@ export function safeExifFrom(raw: Buffer | undefined): SafeExif | undefined {
   } catch {
     return undefined;
   }
-  const fields: SafeExif = {
-    make: cleanText(parsed.Image?.Make),
-    model: cleanText(parsed.Image?.Model),
-    dateTimeOriginal: wallClockTime(parsed.Photo?.DateTimeOriginal),
-  };
-  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return present.length ? (Object.fromEntries(present) as SafeExif) : undefined;
+  return safeExifOf(parsed.Image?.Make, parsed.Image?.Model, wallClockTime(parsed.Photo?.DateTimeOriginal));
 }

@@ -36,6 +36,7 @@ const WALKERS: Partial<Record<ImageFormat, Walker>> = {
   gif: walkGif,
   webp: walkWebp,
   avif: walkIsobmff,
+  heic: walkIsobmff,
 };
 
 interface Trailing {

@@ -24,7 +24,16 @@ export type SpoolResult =
 export interface SpoolOptions {
   /** Where the temporary file goes; os.tmpdir() by default. */
   dir?: string;
-  maxBytes: number;
+  /**
+   * The most bytes kept, or a function giving it from the file's first SNIFF_HEAD_BYTES bytes (all of them
+   * for a smaller file), called once: a limit that depends on the type, judged before the rest is written.
+   */
+  maxBytes: number | ((head: Buffer) => number | Promise<number>);
+}
+
+function checkedLimit(maxBytes: number): number {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError('maxBytes must be a non-negative integer');
+  return maxBytes;
 }
 
 async function writeFully(handle: FileHandle, chunk: Buffer): Promise<void> {
@@ -44,7 +53,9 @@ export async function spoolToTempFile(
   source: Readable,
   { dir = tmpdir(), maxBytes }: SpoolOptions,
 ): Promise<SpoolResult> {
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError('maxBytes must be a non-negative integer');
+  let limit = typeof maxBytes === 'number' ? checkedLimit(maxBytes) : undefined;
+  const limitFor = async (bytes: Buffer) =>
+    typeof maxBytes === 'number' ? maxBytes : checkedLimit(await maxBytes(bytes));
   const path = join(dir, `renamer-spool-${randomUUID()}`);
   const handle = await open(path, 'wx', 0o600);
   const discard = async () => {
@@ -64,7 +75,8 @@ export async function spoolToTempFile(
       if (!writing) continue;
       const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
       if (headLength < head.length) headLength += bytes.copy(head, headLength);
-      if (received > maxBytes) {
+      if (limit === undefined && headLength === head.length) limit = await limitFor(head);
+      if (limit !== undefined && received > limit) {
         writing = false;
         await discard();
         continue;
@@ -72,12 +84,23 @@ export async function spoolToTempFile(
       hash.update(bytes);
       await writeFully(handle, bytes);
     }
+    limit ??= await limitFor(head.subarray(0, headLength));
+    if (writing && received > limit) {
+      writing = false;
+      await discard();
+    }
   } catch (error) {
     if (writing) await discard();
     throw error;
   }
   if (!writing) {
-    return { ok: false, reason: 'too_large', maxBytes, receivedBytes: received, head: head.subarray(0, headLength) };
+    return {
+      ok: false,
+      reason: 'too_large',
+      maxBytes: limit,
+      receivedBytes: received,
+      head: head.subarray(0, headLength),
+    };
   }
   await handle.close();
 

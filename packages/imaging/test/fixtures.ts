@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
@@ -137,3 +138,7 @@ export async function createScratch(): Promise<Scratch> {
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
+
+/** Real camera files (fixtures/camera, see its README). */
+export const cameraFile = (name: string) => fileURLToPath(new URL(`../../../fixtures/camera/${name}`, import.meta.url));
+export const photoFile = (name: string) => fileURLToPath(new URL(`../../../fixtures/photos/${name}`, import.meta.url));

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_IMAGE_TYPES, declaredTypeAgrees, isAllowedImageType, sniffImageType } from '../src';
-import { HTML, makeApng, makeAvif, makeGif, makeJpeg, makePng, makeTiff, makeWebp, makeZip, SVG } from './fixtures';
+import {
+  HTML,
+  makeApng,
+  makeAvif,
+  makeGif,
+  makeJpeg,
+  makePng,
+  makeTiff,
+  makeWebp,
+  makeZip,
+  noiseImage,
+  SVG,
+} from './fixtures';
 
 describe('sniffImageType', () => {
   it.each([
@@ -14,6 +26,12 @@ describe('sniffImageType', () => {
     const head = (await make()).subarray(0, 4100);
     expect(await sniffImageType(head)).toEqual({ mime, ext });
     expect(isAllowedImageType(mime)).toBe(true);
+  });
+
+  it('recognises a TIFF whose first IFD lies beyond the head, as libvips writes it', async () => {
+    const tiff = await noiseImage(400, 300).tiff().toBuffer();
+    expect(tiff.readUInt32LE(4)).toBeGreaterThan(4100);
+    expect(await sniffImageType(tiff.subarray(0, 4100))).toEqual({ mime: 'image/tiff', ext: 'tif' });
   });
 
   it('reports an animated PNG as a PNG', async () => {
@@ -47,6 +65,16 @@ describe('ALLOWED_IMAGE_TYPES', () => {
       'image/gif',
       'image/avif',
       'image/tiff',
+      'image/heic',
+      'image/heif',
+      'image/x-adobe-dng',
+      'image/x-canon-cr2',
+      'image/x-canon-cr3',
+      'image/x-nikon-nef',
+      'image/x-sony-arw',
+      'image/x-olympus-orf',
+      'image/x-fujifilm-raf',
+      'image/x-panasonic-rw2',
     ]);
     expect(isAllowedImageType('image/svg+xml')).toBe(false);
     expect(isAllowedImageType('IMAGE/JPEG')).toBe(false);

@@ -92,6 +92,31 @@ describe('spoolToTempFile', () => {
     expect(await readdir(scratch.dir)).toEqual([]);
   });
 
+  it('takes its limit from the head when given a function: called once, before the rest is written', async () => {
+    const bytes = noiseBytes(100_000);
+    const heads: Buffer[] = [];
+    const limitFromHead = (limit: number) => (head: Buffer) => {
+      heads.push(Buffer.from(head));
+      return limit;
+    };
+    const kept = spooled(
+      await spoolToTempFile(chunked(bytes, 3_000), { dir: scratch.dir, maxBytes: limitFromHead(100_000) }),
+    );
+    expect(kept.size).toBe(bytes.length);
+    await kept.cleanup();
+    const refused = await spoolToTempFile(chunked(bytes, 3_000), { dir: scratch.dir, maxBytes: limitFromHead(50_000) });
+    expect(refused).toMatchObject({ ok: false, reason: 'too_large', maxBytes: 50_000, receivedBytes: 100_000 });
+    expect(heads).toHaveLength(2);
+    for (const head of heads) expect(head.equals(bytes.subarray(0, SNIFF_HEAD_BYTES))).toBe(true);
+    const small = await spoolToTempFile(chunked(bytes.subarray(0, 1_000), 300), {
+      dir: scratch.dir,
+      maxBytes: limitFromHead(999),
+    });
+    expect(small).toMatchObject({ ok: false, reason: 'too_large', maxBytes: 999, receivedBytes: 1_000 });
+    expect(heads[2]!.equals(bytes.subarray(0, 1_000))).toBe(true);
+    expect(await readdir(scratch.dir)).toEqual([]);
+  });
+
   it('removes the file and throws when the source fails', async () => {
     const source = Readable.from(
       (function* () {

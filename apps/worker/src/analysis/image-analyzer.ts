@@ -1,4 +1,4 @@
-import type { AnalysisStepRecord, ImageMetadata, ImageSafety, VisionTag } from '@renamer/contracts';
+import type { AnalysisStepRecord, ImageFormat, ImageMetadata, ImageSafety, VisionTag } from '@renamer/contracts';
 
 /** What the person told us about the image and its batch. */
 export interface AnalysisContext {
@@ -7,6 +7,8 @@ export interface AnalysisContext {
   /** The batch's free text ("handmade ceramic mugs for a coffee shop"). */
   context: string | null;
   locale: string;
+  /** The format the upload check found; a camera RAW is read through ExifTool and its preview. */
+  format?: ImageFormat;
 }
 
 /** A step's stored record, and for the worker's log only why it was skipped (the cause may name paths or hosts). */

@@ -7,5 +7,5 @@ export const metadataStep: AnalysisStep = {
   source: 'file header (sharp)',
   timeoutMs: 10_000,
   optional: false,
-  run: async ({ path }) => ({ metadata: await readImageMetadata(path) }),
+  run: async ({ path, context }) => ({ metadata: await readImageMetadata(path, context.format) }),
 };

@@ -132,6 +132,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           keywords: batch.keywords,
           context: batch.context,
           locale: batch.locale,
+          format: image.metadata?.format,
         };
         const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));
         for (const skipped of analysis.provenance.filter((record) => record.outcome !== 'ok')) {

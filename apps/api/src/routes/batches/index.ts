@@ -28,7 +28,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     // parser's limits only stop what those checks never reach.
     throwFileSizeLimit: false,
     limits: {
-      fileSize: limits.maxFileBytes + 1,
+      fileSize: Math.max(limits.maxFileBytes, limits.maxRawBytes) + 1,
       files: limits.maxFiles + 1,
       fields: 20,
       fieldSize: 8 * 1024,

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
-import { AppError, type ImageMetadata, OriginalFilename, type RejectedFile, UploadFields } from '@renamer/contracts';
+import {
+  AppError,
+  type ImageMetadata,
+  isRawFormat,
+  OriginalFilename,
+  type RejectedFile,
+  UploadFields,
+} from '@renamer/contracts';
 import {
   type BatchRepository,
   type Database,
@@ -11,7 +18,9 @@ import {
 } from '@renamer/db';
 import { quotaRemaining } from '@renamer/domain';
 import {
+  type AllowedImageType,
   declaredTypeAgrees,
+  FORMAT_OF_TYPE,
   inspectImageSafety,
   isAllowedImageType,
   type SpooledFile,
@@ -25,7 +34,10 @@ import { imageObjectKey, type ObjectStore } from '@renamer/storage';
 import { BoundedChecks } from './bounded-checks';
 
 export interface UploadLimits {
+  /** Every type but camera RAW. */
   maxFileBytes: number;
+  /** Camera RAW (DNG, CR2, …). */
+  maxRawBytes: number;
   maxFiles: number;
   maxPixels: number;
   tmpDir: string;
@@ -56,6 +68,7 @@ type Rejection = { rejected: RejectedFile };
 type Verdict = { accepted: AcceptedFile } | Rejection;
 
 const MIB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes >= MIB ? `${Math.floor(bytes / MIB)} MiB` : `${bytes} bytes`);
 const displayName = (filename: string | undefined) => (filename?.trim() || 'unnamed').slice(0, 255);
 const rejected = (
   originalFilename: string,
@@ -77,28 +90,47 @@ export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
 
+  const isRawType = (mime: AllowedImageType) => isRawFormat(FORMAT_OF_TYPE[mime]);
+  /** Camera RAW has a limit of its own; the file's head, sniffed while it is spooled, decides which applies. */
+  async function maxBytesFor(head: Buffer): Promise<number> {
+    const sniffed = await sniffImageType(head);
+    return sniffed && isAllowedImageType(sniffed.mime) && isRawType(sniffed.mime)
+      ? limits.maxRawBytes
+      : limits.maxFileBytes;
+  }
+
   async function check(name: string, declared: string, spooled: SpoolResult): Promise<Verdict> {
     // The type is judged first, from the leading bytes, even for a file too large to keep.
     const type = await checkType(name, declared, spooled.ok ? spooled.file.head : spooled.head);
     if (!spooled.ok) {
       if ('rejected' in type) return type;
-      return rejected(name, 'file_too_large', `The file is larger than ${Math.floor(limits.maxFileBytes / MIB)} MiB.`);
+      const kind = isRawType(type.mime) ? 'camera RAW file' : 'file';
+      return rejected(name, 'file_too_large', `The ${kind} is larger than ${sizeText(spooled.maxBytes)}.`);
     }
-    const verdict =
-      'rejected' in type
-        ? type
-        : await checkContent(name, type.mime, spooled.file).catch(async (error) => {
-            await spooled.file.cleanup();
-            throw error;
-          });
+    if ('rejected' in type) {
+      await spooled.file.cleanup();
+      return type;
+    }
+    const verdict = await checkContent(name, type.mime, spooled.file).catch(async (error) => {
+      await spooled.file.cleanup();
+      throw error;
+    });
     if ('rejected' in verdict) await spooled.file.cleanup();
     return verdict;
   }
 
-  async function checkType(name: string, declared: string, head: Buffer): Promise<{ mime: string } | Rejection> {
+  async function checkType(
+    name: string,
+    declared: string,
+    head: Buffer,
+  ): Promise<{ mime: AllowedImageType } | Rejection> {
     const sniffed = await sniffImageType(head);
     if (!sniffed || !isAllowedImageType(sniffed.mime)) {
-      return rejected(name, 'unsupported_media_type', 'The file is not a JPEG, PNG, WebP, GIF, AVIF or TIFF image.');
+      return rejected(
+        name,
+        'unsupported_media_type',
+        'The file is not a JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC image, nor a camera RAW file (DNG, CR2, CR3, NEF, ARW, ORF, RAF, RW2).',
+      );
     }
     if (!declaredTypeAgrees(declared, sniffed.mime)) {
       return rejected(name, 'unsupported_media_type', `The file was sent as ${declared} but is ${sniffed.mime}.`);
@@ -156,7 +188,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         }
         const name = displayName(part.filename);
         // Spooled here, in order: the multipart stream holds one part at a time.
-        const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: limits.maxFileBytes });
+        const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: maxBytesFor });
         await checks.start(() => check(name, part.mimetype, spooled));
       }
       const verdicts = await refuseRepeats(await checks.all());
