@@ -73,5 +73,5 @@ export async function inspectImageSafety(
   } catch (error) {
     return refuse('decode_failed', describe(error, path));
   }
-  return { ok: true, metadata };
+  return { ok: true, metadata: singleFormat.motionPhoto ? { ...metadata, motionPhoto: true } : metadata };
 }
