@@ -11,7 +11,8 @@ export interface JpegDeclarations {
 
 export type TrailerVerdict = { ok: true; motionPhoto: boolean } | { ok: false; detail: string };
 
-type Explanation = { accounted: true; motionPhoto: boolean } | { accounted: false; why?: string };
+/** Whether one declaration accounts for the trailing bytes; `why` not, when the file makes that declaration at all. */
+export type TrailerExplanation = { accounted: true; motionPhoto: boolean } | { accounted: false; why?: string };
 
 const MOTION_PHOTO_SEMANTIC = 'MotionPhoto';
 
@@ -77,7 +78,7 @@ export class DeclaredTrailerCheck {
     return { ok: false, detail: `${end - start} bytes after the image ends at byte ${start}: ${declared}` };
   }
 
-  #container(): Explanation {
+  #container(): TrailerExplanation {
     const { directory } = this.#declarations.xmp;
     if (!directory) return { accounted: false };
     if (directory === 'invalid') {
@@ -107,7 +108,7 @@ export class DeclaredTrailerCheck {
     return { accounted: true, motionPhoto: true };
   }
 
-  #microVideo(): Explanation {
+  #microVideo(): TrailerExplanation {
     const offset = this.#declarations.xmp.microVideoOffset;
     if (offset === undefined) return { accounted: false };
     const { start, end } = this.#watch;
@@ -123,7 +124,7 @@ export class DeclaredTrailerCheck {
     return { accounted: true, motionPhoto: true };
   }
 
-  #seft(): Explanation {
+  #seft(): TrailerExplanation {
     return checkSeftTrailer(this.#watch.tail(), this.#watch.start, this.#watch.end);
   }
 }

@@ -1,3 +1,5 @@
+import type { TrailerExplanation } from './motion-photo';
+
 /**
  * Samsung's SEFT trailer (Motion Photos, "Sound & Shot", …), as ExifTool's `Samsung.pm` reads it. All
  * little-endian. Data blocks come first, each `00 00`, its type (u16), its name's length (u32), its name
@@ -13,17 +15,12 @@ const SEFH_HEADER_BYTES = 12;
 const SEFH_ENTRY_BYTES = 12;
 const BLOCK_HEADER_BYTES = 8;
 
-export type SeftVerdict =
-  | { accounted: true; motionPhoto: boolean }
-  | { accounted: false; why: string }
-  | { accounted: false; why?: undefined };
-
 /**
  * Whether a SEFT trailer fills exactly the bytes from `start` to the end of the file: its blocks, laid end
  * to end from `start`, then its directory. `tail` is the trailer's last bytes, `end` the file's size. A
  * trailer without the `SEFT` footer is not declared at all (no `why`).
  */
-export function checkSeftTrailer(tail: Buffer, start: number, end: number): SeftVerdict {
+export function checkSeftTrailer(tail: Buffer, start: number, end: number): TrailerExplanation {
   if (tail.length < 8 || tail.toString('latin1', tail.length - 4) !== 'SEFT') return { accounted: false };
   const directoryBytes = tail.readUInt32LE(tail.length - 8);
   if (directoryBytes + 8 > tail.length || directoryBytes < SEFH_HEADER_BYTES) {

@@ -37,6 +37,7 @@ describe('a JPEG whose trailer the file declares', () => {
   it.each([
     ['a Google Motion Photo (XMP Container:Directory, attributes)', 'motion-photo.MP.jpg'],
     ['a Google Motion Photo written as elements under the Camera: prefix', 'motion-photo-elements.MP.jpg'],
+    ['a Google Motion Photo with a second JPEG (the GainMap item) before the video', 'motion-photo-gain-map.MP.jpg'],
     ['an older Google MicroVideo (GCamera:MicroVideoOffset)', 'micro-video.MP.jpg'],
     ['a Samsung Motion Photo (SEFT trailer with MotionPhoto_Data)', 'samsung-seft.jpg'],
   ])('is accepted as a Motion Photo: %s', async (_, name) => {
@@ -84,6 +85,21 @@ describe('a JPEG whose trailer nothing declares, or declares wrongly', () => {
     const { reason, detail } = refused(await inspectBytes(withGap));
     expect(reason).toBe('trailing_data');
     expect(detail).toContain('the Samsung SEFT directory does not account for every byte after the image');
+  });
+
+  it('refuses a directory whose item lengths add up but do not fall where the second JPEG ends', async () => {
+    const file = await readFile(motion('motion-photo-gain-map.MP.jpg'));
+    const shifted = Buffer.from(
+      file
+        .toString('latin1')
+        .replace(/(Semantic='GainMap' Item:Length=')(\d+)/, (_, head, length) => `${head}${Number(length) + 1}`)
+        .replace(/(Semantic='MotionPhoto' Item:Length=')(\d+)/, (_, head, length) => `${head}${Number(length) - 1}`),
+      'latin1',
+    );
+    expect(shifted.length).toBe(file.length);
+    expect(refused(await inspectBytes(shifted)).detail).toContain(
+      'the images after the primary one do not match the Motion Photo directory',
+    );
   });
 
   it('refuses a Motion Photo whose video item is not an MP4', async () => {
