@@ -77,7 +77,7 @@ async function inspectDecodable(path: string, format: ImageFormat, maxPixels: nu
 
   const decodeFailure = await decodeFully(path, metadata, maxPixels);
   if (decodeFailure) return refuse('decode_failed', decodeFailure);
-  return { ok: true, metadata };
+  return { ok: true, metadata: singleFormat.motionPhoto ? { ...metadata, motionPhoto: true } : metadata };
 }
 
 /**

@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises';
 import type { ImageFormat } from '@renamer/contracts';
 import { ActiveContentScanner } from './active-content-scanner';
 import { ByteReader, UnexpectedEndError } from './byte-reader';
+import { DeclaredTrailerCheck, type JpegDeclarations } from './motion-photo';
+import { type MotionPhotoXmp, readMotionPhotoXmp } from './motion-photo-xmp';
 import { walkGif } from './structure/gif';
 import { walkIsobmff } from './structure/isobmff';
 import { walkJpeg } from './structure/jpeg';
@@ -16,45 +18,62 @@ const PADDING_BYTES = new Set([0x00, 0xff, 0x0a, 0x0d, 0x20]);
 const CHUNK_BYTES = 256 * 1024;
 
 export type SingleFormatRefusal = 'truncated' | 'malformed' | 'trailing_data' | 'active_content';
-export type SingleFormatResult = { ok: true } | { ok: false; reason: SingleFormatRefusal; detail: string };
+export type SingleFormatResult =
+  | { ok: true /** The JPEG carries the video its XMP or SEFT trailer declares. */; motionPhoto: boolean }
+  | { ok: false; reason: SingleFormatRefusal; detail: string };
 
 const JPEG_SOI = Buffer.from([0xff, 0xd8]);
 
-/** Camera files (MPF, Ultra HDR gain maps) put further complete JPEGs right after the first. */
-async function walkJpegs(reader: ByteReader): Promise<void> {
-  do {
-    await walkJpeg(reader);
-  } while ((await reader.peek(2)).equals(JPEG_SOI));
+/**
+ * Camera files (MPF, Ultra HDR gain maps) put further complete JPEGs right after the first. The primary
+ * image's XMP, passed on the way, may declare what follows them (a Motion Photo's video).
+ */
+async function walkJpegs(reader: ByteReader): Promise<JpegDeclarations> {
+  let xmp: MotionPhotoXmp = {};
+  await walkJpeg(reader, (payload) => {
+    xmp = readMotionPhotoXmp(payload) ?? xmp;
+  });
+  const primaryEnd = reader.position;
+  while ((await reader.peek(2)).equals(JPEG_SOI)) await walkJpeg(reader);
+  return { primaryEnd, xmp };
 }
 
-type Walker = (reader: ByteReader) => Promise<void>;
+/** Walks the image to its end and returns what the file declares about the bytes after it, if anything. */
+type Walker = (reader: ByteReader) => Promise<JpegDeclarations | undefined>;
+
+const declaringNothing =
+  (walk: (reader: ByteReader) => Promise<void>): Walker =>
+  async (reader) => {
+    await walk(reader);
+    return undefined;
+  };
 
 // TIFF is left out: its extent is the furthest of many IFD, strip and tile offsets (see README).
 const WALKERS: Partial<Record<ImageFormat, Walker>> = {
   jpeg: walkJpegs,
-  png: walkPng,
-  gif: walkGif,
-  webp: walkWebp,
-  avif: walkIsobmff,
-  heic: walkIsobmff,
+  png: declaringNothing(walkPng),
+  gif: declaringNothing(walkGif),
+  webp: declaringNothing(walkWebp),
+  avif: declaringNothing(walkIsobmff),
+  heic: declaringNothing(walkIsobmff),
 };
 
-interface Trailing {
-  imageEnd: number;
-  bytes: number;
-  withinSlack: boolean;
-}
+type Trailing = { ok: true; motionPhoto: boolean } | { ok: false; detail: string };
 
-async function walkAndMeasureTrailing(reader: ByteReader, walk: Walker): Promise<Trailing> {
-  await walk(reader);
+/** The bytes after the image: padding within the slack, or a container the JPEG declares (see README). */
+async function walkAndCheckTrailing(reader: ByteReader, walk: Walker): Promise<Trailing> {
+  const declarations = await walk(reader);
   const imageEnd = reader.position;
+  const declared = declarations ? new DeclaredTrailerCheck(declarations, imageEnd) : undefined;
   let bytes = 0;
   let withinSlack = true;
   await reader.drain((piece) => {
     bytes += piece.length;
     withinSlack &&= bytes <= TRAILING_SLACK_BYTES && piece.every((byte) => PADDING_BYTES.has(byte));
+    declared?.push(piece);
   });
-  return { imageEnd, bytes, withinSlack };
+  if (withinSlack) return { ok: true, motionPhoto: false };
+  return declared?.finish() ?? { ok: false, detail: `${bytes} bytes after the image ends at byte ${imageEnd}` };
 }
 
 /**
@@ -88,19 +107,13 @@ export async function checkSingleFormat(path: string, format: ImageFormat): Prom
   const reader = new ByteReader(scanned(path, scanner));
   const walk = WALKERS[format];
   try {
-    const trailing = walk ? await walkAndMeasureTrailing(reader, walk) : await reader.drain(() => undefined);
+    const trailing = walk ? await walkAndCheckTrailing(reader, walk) : await reader.drain(() => undefined);
     const finding = scanner.finish();
     if (finding) {
       return { ok: false, reason: 'active_content', detail: `${finding.kind} signature at byte ${finding.offset}` };
     }
-    if (trailing && !trailing.withinSlack) {
-      return {
-        ok: false,
-        reason: 'trailing_data',
-        detail: `${trailing.bytes} bytes after the image ends at byte ${trailing.imageEnd}`,
-      };
-    }
-    return { ok: true };
+    if (trailing && !trailing.ok) return { ok: false, reason: 'trailing_data', detail: trailing.detail };
+    return { ok: true, motionPhoto: trailing?.motionPhoto ?? false };
   } catch (error) {
     if (error instanceof UnexpectedEndError) return { ok: false, reason: 'truncated', detail: error.message };
     if (error instanceof MalformedImageError) return { ok: false, reason: 'malformed', detail: error.message };

@@ -150,7 +150,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           batchId,
           named.filename,
           {
-            metadata: analysis.metadata,
+            // The header says nothing of a Motion Photo's video: the upload's check found it, the flag stays.
+            metadata: { ...analysis.metadata, ...(image.metadata?.motionPhoto && { motionPhoto: true }) },
             visionTags: named.tags,
             altText: named.altText,
             safety: analysis.safety,

@@ -4,6 +4,7 @@ import { MalformedImageError } from './malformed-image-error';
 const SOI = 0xd8;
 const EOI = 0xd9;
 const SOS = 0xda;
+const APP1 = 0xe1;
 const TEM = 0x01;
 const STUFFED_ZERO = 0x00;
 
@@ -13,8 +14,9 @@ const standsAlone = (marker: number) => marker === TEM || isRestart(marker);
 /**
  * Consumes one JPEG from SOI to its EOI by following segment lengths and the entropy-coded data
  * after each SOS, so an EOI inside an EXIF thumbnail or a comment does not end the image early.
+ * `visitApp1` is handed each APP1 segment's payload (EXIF, XMP: at most 64 KiB each) as the walk passes it.
  */
-export async function walkJpeg(reader: ByteReader): Promise<void> {
+export async function walkJpeg(reader: ByteReader, visitApp1?: (payload: Buffer) => void): Promise<void> {
   if ((await reader.u8()) !== 0xff || (await reader.u8()) !== SOI) {
     throw new MalformedImageError('the JPEG does not start with SOI');
   }
@@ -24,7 +26,8 @@ export async function walkJpeg(reader: ByteReader): Promise<void> {
     if (!standsAlone(marker)) {
       const length = await reader.u16be();
       if (length < 2) throw new MalformedImageError('a JPEG segment with an impossible length');
-      await reader.skip(length - 2);
+      if (marker === APP1 && visitApp1) visitApp1(await reader.bytes(length - 2));
+      else await reader.skip(length - 2);
     }
     marker = marker === SOS ? await skipEntropyCodedData(reader) : await readMarker(reader);
   }
