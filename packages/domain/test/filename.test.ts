@@ -235,6 +235,23 @@ describe('uniqueFilename', () => {
 
 describe('file extensions', () => {
   it('come from the sniffed format', () => {
-    expect(FILE_EXTENSIONS).toEqual({ jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', avif: 'avif', tiff: 'tif' });
+    // The contract's list (docs/api.md, "Filename rules"): RAW formats keep their own.
+    expect(FILE_EXTENSIONS).toEqual({
+      jpeg: 'jpg',
+      png: 'png',
+      webp: 'webp',
+      gif: 'gif',
+      avif: 'avif',
+      tiff: 'tif',
+      heic: 'heic',
+      dng: 'dng',
+      cr2: 'cr2',
+      cr3: 'cr3',
+      nef: 'nef',
+      arw: 'arw',
+      orf: 'orf',
+      raf: 'raf',
+      rw2: 'rw2',
+    });
   });
 });
