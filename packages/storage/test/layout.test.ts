@@ -6,7 +6,7 @@ describe('the key layout', () => {
     expect(userObjectPrefix('u1')).toBe('users/u1');
     expect(imageObjectKey('u1', 'i1')).toBe('users/u1/images/i1');
     expect(imageObjectKey('u1', 'i1').startsWith(`${userObjectPrefix('u1')}/`)).toBe(true);
-    expect(previewObjectKey('u1', 'a/b')).toBe('users/u1/previews/i1.webp');
+    expect(previewObjectKey('u1', 'i1')).toBe('users/u1/previews/i1.webp');
   });
 
   it('refuses ids that would climb or add levels', () => {
