@@ -21,6 +21,7 @@ import { createBatchService } from './services/batches/batch-service';
 import { createUploadService } from './services/batches/upload-service';
 import { createDeliveryLinks } from './services/downloads/delivery-links';
 import { createDownloadService } from './services/downloads/download-service';
+import { createImagePreviewService } from './services/images/image-preview-service';
 import { createImageService } from './services/images/image-service';
 import { createKeywordService } from './services/keywords/keyword-service';
 import { createOidcClient } from './services/oidc-client';
@@ -92,6 +93,11 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     batches: repositories.batches,
     filenameHistory: repositories.filenameHistory,
     tracker,
+  });
+  const imagePreviews = createImagePreviewService({
+    images: repositories.images,
+    store: platform.store,
+    tmpDir: env.UPLOAD_TMP_DIR,
   });
   const llmConfig = llmConfigFromEnv(env);
   const keywords = createKeywordService({
@@ -178,6 +184,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     apiKeys,
     batches,
     images,
+    imagePreviews,
     keywords,
     uploads,
     downloads,

@@ -10,6 +10,7 @@ import { batchRoutes } from './routes/batches';
 import { downloadRoutes } from './routes/downloads';
 import { filesRoutes } from './routes/files';
 import { imageRoutes } from './routes/images';
+import { imagePreviewRoutes } from './routes/images/preview';
 import { keywordRoutes } from './routes/keywords';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
@@ -70,6 +71,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       await signedIn.register(batchRoutes, { batches: services.batches, uploads: services.uploads });
       await signedIn.register(downloadRoutes, { downloads: services.downloads });
       await signedIn.register(imageRoutes, { images: services.images });
+      await signedIn.register(imagePreviewRoutes, { previews: services.imagePreviews });
       await signedIn.register(keywordRoutes, {
         keywords: services.keywords,
         perMinute: env.KEYWORD_RATE_LIMIT_PER_MINUTE,

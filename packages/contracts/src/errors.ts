@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   file_too_large: { status: 413, title: 'File too large' },
   unsafe_file: { status: 422, title: 'Unsafe file' },
   upload_rejected: { status: 422, title: 'No file accepted' },
+  undecodable_image: { status: 422, title: 'Image cannot be decoded' },
   duplicate_file: { status: 409, title: 'Duplicate file' },
   too_many_files: { status: 413, title: 'Too many files' },
   quota_exceeded: { status: 402, title: 'Quota exceeded' },

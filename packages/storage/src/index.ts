@@ -17,7 +17,7 @@ export {
   objectKey,
   objectKeyProblem,
 } from './keys';
-export { imageObjectKey, userObjectPrefix } from './layout';
+export { imageObjectKey, previewObjectKey, userObjectPrefix } from './layout';
 export type {
   ByteRange,
   DownloadUrl,

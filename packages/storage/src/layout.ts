@@ -7,3 +7,7 @@ export const userObjectPrefix = (userId: string) => objectKey(USERS, userId);
 
 /** Where an uploaded image's original bytes are stored. */
 export const imageObjectKey = (userId: string, imageId: string) => objectKey(USERS, userId, 'images', imageId);
+
+/** The image's preview (WebP), beside the original under the user's prefix. */
+export const previewObjectKey = (userId: string, imageId: string) =>
+  objectKey(USERS, userId, 'previews', `${imageId}.webp`);

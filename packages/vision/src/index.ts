@@ -1,4 +1,11 @@
-export { ANALYSIS_EDGE_PX, type DecodedImage, decodeImage } from './decoded-image';
+export {
+  ANALYSIS_EDGE_PX,
+  analysisPixels,
+  type DecodedImage,
+  decodeImage,
+  decodeUpright,
+  type UprightPixels,
+} from './decoded-image';
 export * from './metadata';
 export * from './models';
 export * from './ocr';

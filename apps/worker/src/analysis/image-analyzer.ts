@@ -24,6 +24,8 @@ export interface Analysis {
   altText: string | null;
   safety: ImageSafety | null;
   perceptualHash: string | null;
+  /** The preview (WebP) from the same decode as the pixels, or why there is none (for the worker's log only). */
+  preview: { webp: Buffer } | { error: string };
   provenance: StepRecord[];
 }
 

@@ -1,4 +1,13 @@
-import { type DecodedImage, decodeImage } from '@renamer/vision';
+import type { ImageFormat } from '@renamer/contracts';
+import { encodePreview, openUprightImage } from '@renamer/imaging';
+import {
+  ANALYSIS_EDGE_PX,
+  analysisPixels,
+  type DecodedImage,
+  decodeUpright,
+  type UprightPixels,
+} from '@renamer/vision';
+import sharp from 'sharp';
 import type { AnalysisStep, StepInput, StepSignals } from './analysis-step';
 import type { Analysis, AnalysisContext, ImageAnalyzer, StepRecord } from './image-analyzer';
 
@@ -22,20 +31,42 @@ async function runWithinTimeout(step: AnalysisStep, input: Omit<StepInput, 'sign
   }
 }
 
+async function decodeFile(path: string, format: ImageFormat): Promise<UprightPixels> {
+  const opened = await openUprightImage(path, format, { maxEdge: ANALYSIS_EDGE_PX });
+  try {
+    return await decodeUpright(opened.image);
+  } finally {
+    await opened.release();
+  }
+}
+
+/** The preview from the pixels already decoded: made smaller, never decoded from the file a second time. */
+function previewOf({ data, width, height, channels }: UprightPixels): Promise<Buffer> {
+  return encodePreview(sharp(data, { raw: { width, height, channels } }));
+}
+
 /**
  * The analyser as a list of steps over one local copy of the image, run in order. Each step's outcome
  * is recorded as provenance; an optional step that fails or times out is skipped, a required one fails
- * the attempt. Pixels are decoded at most once, by the first step that asks.
+ * the attempt. The file is decoded once, in the format the header step read, by the first step that asks
+ * for pixels or else for the preview at the end; a file that cannot be decoded gets no preview.
  */
 export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyzer {
   return {
     async analyze(path: string, context: AnalysisContext): Promise<Analysis> {
-      let decoding: Promise<DecodedImage> | undefined;
-      const visionTags: Analysis['visionTags'] = [];
-      const input = { path, context, decoded: () => (decoding ??= decodeImage(path)), tagsSoFar: visionTags };
-      const provenance: StepRecord[] = [];
       // Later steps refine the header, the alt text and the rest; tags from every step add up.
       let metadata: Analysis['metadata'] | undefined;
+      let decoding: Promise<UprightPixels> | undefined;
+      const decodeOnce = () => {
+        if (!metadata) throw new Error('the pixels were asked for before the image header was read');
+        decoding ??= decodeFile(path, metadata.format);
+        return decoding;
+      };
+      let pixels: Promise<DecodedImage> | undefined;
+      const decoded = () => (pixels ??= decodeOnce().then(analysisPixels));
+      const visionTags: Analysis['visionTags'] = [];
+      const input = { path, context, decoded, tagsSoFar: visionTags };
+      const provenance: StepRecord[] = [];
       let altText: Analysis['altText'] = null;
       let safety: Analysis['safety'] = null;
       let perceptualHash: Analysis['perceptualHash'] = null;
@@ -61,7 +92,13 @@ export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyze
         }
       }
       if (!metadata) throw new Error('no analysis step read the image header');
-      return { metadata, visionTags, altText, safety, perceptualHash, provenance };
+      const preview = await decodeOnce()
+        .then(previewOf)
+        .then(
+          (webp) => ({ webp }),
+          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+        );
+      return { metadata, visionTags, altText, safety, perceptualHash, preview, provenance };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SeoScore } from '@renamer/contracts';
 import {
@@ -11,16 +12,17 @@ import {
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
 import { DEFAULT_PROPOSAL_WORDS, IMAGE_EVENTS, scoreFilename, uniqueFilename } from '@renamer/domain';
+import { PREVIEW_CONTENT_TYPE } from '@renamer/imaging';
 import type { BatchTracker } from '@renamer/pipeline';
 import type { Handler } from '@renamer/queue';
-import type { ObjectStore } from '@renamer/storage';
+import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
 import { nameImage } from '../analysis/name-image';
 
 export interface AnalyzeImageDeps {
   images: Pick<ImageRepository, 'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith'>;
   batches: Pick<BatchRepository, 'findById'>;
-  store: Pick<ObjectStore, 'get'>;
+  store: Pick<ObjectStore, 'get' | 'put' | 'delete'>;
   tracker: Pick<BatchTracker, 'imagesChanged'>;
   analyzer: ImageAnalyzer;
   tempDir: string;
@@ -45,7 +47,8 @@ export const UNSAFE_IMAGE = 'The image was judged unsafe and is not named.';
 
 /**
  * Claims the image, reads its object into a temporary file (sharp buffers streams, files it reads in
- * strips), analyses it, proposes a filename unique in its batch, and records the result. A failed
+ * strips), analyses it, stores its preview (a retry replaces it), proposes a filename unique in its batch,
+ * and records the result. A failed
  * attempt puts the image back to `queued` for the next one, or `failed` after the last; a job that
  * failed for good without reaching that path (its workers died) marks its image `failed` then.
  */
@@ -144,6 +147,16 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           await settleFailure(imageId, batchId, true, UNSAFE_IMAGE);
           return { skipped: 'judged unsafe' };
         }
+        const previewKey = previewObjectKey(image.userId, imageId);
+        if ('webp' in analysis.preview) {
+          const { webp } = analysis.preview;
+          await deps.store.put(previewKey, Readable.from([webp]), {
+            size: webp.length,
+            contentType: PREVIEW_CONTENT_TYPE,
+          });
+        } else {
+          logger.warn({ reason: analysis.preview.error }, 'no preview: the image could not be decoded');
+        }
         const named = nameImage(analysis, context);
         const ready = await recordResult(
           imageId,
@@ -160,7 +173,11 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           },
           (filename) => scoreFilename(filename, { tags: named.tags, locale: batch.locale }),
         );
-        if (!ready) return { skipped: 'cancelled during analysis' };
+        if (!ready) {
+          // Cancelled, or deleted with its batch while it was analysed: the deletion may have missed the preview.
+          await deps.store.delete(previewKey);
+          return { skipped: 'cancelled during analysis' };
+        }
         await deps.tracker.imagesChanged(batchId, [ready], UNTIL_NAMED);
         return { filename: ready.filename };
       } catch (error) {

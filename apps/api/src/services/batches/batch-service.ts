@@ -3,7 +3,7 @@ import type { BatchRepository, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
-import type { ObjectStore } from '@renamer/storage';
+import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 
 export interface BatchServiceDeps {
   batches: Pick<BatchRepository, 'findByIdForUser' | 'findStatusForUser' | 'listForUser' | 'update' | 'delete'>;
@@ -88,11 +88,14 @@ export function createBatchService(deps: BatchServiceDeps) {
       return view ?? this.status(userId, batchId);
     },
 
-    /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects. */
+    /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects (originals and previews). */
     async delete(userId: string, batchId: string, log: CallLog) {
       const batch = await ownBatch(userId, batchId);
       if (isCancellable(batch.status)) await cancelRunning(batchId);
-      const keys = (await deps.images.listAllByBatch(batchId)).map((image) => image.storageKey);
+      const keys = (await deps.images.listAllByBatch(batchId)).flatMap((image) => [
+        image.storageKey,
+        previewObjectKey(image.userId, image.id),
+      ]);
       if (!(await deps.batches.delete(batchId, userId))) throw notFound();
       await deps.store.deleteMany(keys).catch((err) => {
         log.error({ err, batchId }, 'objects of a deleted batch were not all removed');

@@ -1,0 +1,100 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '@renamer/contracts';
+import type { Image, ImageRepository } from '@renamer/db';
+import { FORMAT_OF_TYPE, isAllowedImageType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
+import type { CallLog } from '@renamer/service-kit';
+import { ObjectNotFoundError, type ObjectStore, previewObjectKey } from '@renamer/storage';
+
+export interface ImagePreviewServiceDeps {
+  images: Pick<ImageRepository, 'findByIdForUser'>;
+  store: Pick<ObjectStore, 'get' | 'put' | 'delete'>;
+  /** Where an original is copied to while a missing preview is made from it. */
+  tmpDir: string;
+}
+
+/** Bumped when the preview's encoding changes, so that browsers holding an older one fetch it again. */
+const PREVIEW_VERSION = 1;
+
+/**
+ * A preview is made from the original alone, which never changes, so the image's checksum names it. Weak:
+ * the worker's preview and one made on demand show the same picture but need not be the same bytes.
+ */
+const etagOf = (image: Image) => `W/"${image.checksum.slice(0, 32)}-p${PREVIEW_VERSION}"`;
+
+export interface ImagePreview {
+  etag: string;
+  contentType: string;
+  /** The bytes; undefined when the caller's copy (`If-None-Match`) is current. */
+  body?: Readable | Buffer;
+}
+
+const noSuchImage = () => new AppError('not_found', 'No such image.');
+const undecodable = () => new AppError('undecodable_image', 'The image cannot be decoded, so it has no preview.');
+
+/**
+ * An image's preview for its owner: the one the analysis stored, or, for an image analysed before previews
+ * existed or not analysed yet, one made from the original once and stored for the next request. Requests
+ * that arrive while one is being made wait for it instead of making it again.
+ */
+export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
+  const making = new Map<string, Promise<Buffer>>();
+
+  async function makeFromOriginal(image: Image, key: string, log: CallLog): Promise<Buffer> {
+    const format =
+      image.metadata?.format ?? (isAllowedImageType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null);
+    if (!format) throw undecodable();
+    const dir = await mkdtemp(join(deps.tmpDir, 'renamer-preview-'));
+    try {
+      const path = join(dir, 'original');
+      await pipeline(await deps.store.get(image.storageKey), createWriteStream(path, { mode: 0o600 }));
+      const webp = await previewOfFile(path, format).catch((err: unknown) => {
+        log.warn({ err, imageId: image.id }, 'no preview: the original could not be decoded');
+        throw undecodable();
+      });
+      await deps.store.put(key, Readable.from([webp]), { size: webp.length, contentType: PREVIEW_CONTENT_TYPE });
+      // Deleted while the preview was made: the deletion could not see it, so it goes here.
+      if (!(await deps.images.findByIdForUser(image.id, image.userId))) await deps.store.delete(key);
+      return webp;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  function makeOnce(image: Image, key: string, log: CallLog): Promise<Buffer> {
+    let made = making.get(key);
+    if (!made) {
+      made = makeFromOriginal(image, key, log).finally(() => making.delete(key));
+      making.set(key, made);
+    }
+    return made;
+  }
+
+  return {
+    async preview(userId: string, imageId: string, ifNoneMatch: string | undefined, log: CallLog) {
+      const image = await deps.images.findByIdForUser(imageId, userId);
+      if (!image) throw noSuchImage();
+      const served: ImagePreview = { etag: etagOf(image), contentType: PREVIEW_CONTENT_TYPE };
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, served.etag)) return served;
+      const key = previewObjectKey(userId, imageId);
+      try {
+        return { ...served, body: await deps.store.get(key) };
+      } catch (error) {
+        if (!(error instanceof ObjectNotFoundError)) throw error;
+      }
+      log.info({ imageId }, 'preview missing: made from the original');
+      return { ...served, body: await makeOnce(image, key, log) };
+    },
+  };
+}
+
+/** `If-None-Match` compares weakly (RFC 9110 §13.1.2): `*`, or any listed tag with or without `W/`. */
+function matchesEtag(header: string, etag: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.trim() === '*' || header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+export type ImagePreviewService = ReturnType<typeof createImagePreviewService>;
