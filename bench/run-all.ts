@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, string> = {
   ws: 'bench/ws.ts',
   zip: 'bench/zip.ts',
   analyze: 'bench/analyze.ts',
+  'decode-preview': 'bench/decode-preview.ts',
   'naming-quality': 'bench/naming-quality.ts',
 };
 const given = process.argv.slice(2).filter((arg) => arg !== '--');
