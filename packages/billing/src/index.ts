@@ -1,0 +1,9 @@
+export {
+  type BillingConfig,
+  type BillingEnv,
+  billingConfigFromEnv,
+  billingEnv,
+  type PaidPlan,
+  planOfPrice,
+} from './config';
+export { createStripeClient } from './stripe-client';

@@ -1,0 +1,11 @@
+export {
+  type FakeStripe,
+  type FakeStripeAnswer,
+  type FakeStripeRequest,
+  type FakeStripeRoute,
+  FakeStripeStore,
+  StripeApiError,
+  type StripeObject,
+  startFakeStripe,
+  stripeList,
+} from './fake-stripe/server';
