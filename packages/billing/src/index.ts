@@ -7,3 +7,10 @@ export {
   planOfPrice,
 } from './config';
 export { createStripeClient } from './stripe-client';
+export {
+  planOfSubscription,
+  type SubscriptionSyncDeps,
+  type SyncOptions,
+  type SyncOutcome,
+  syncSubscription,
+} from './subscription-sync';

@@ -21,6 +21,7 @@ describe('subscription repository', () => {
       status: 'active',
       currentPeriodEnd,
       cancelAtPeriodEnd: false,
+      stripeStateAt: new Date('2026-11-01T10:00:00Z'),
     });
     expect(created).toMatchObject({ userId: user.id, plan: 'pro', status: 'active', currentPeriodEnd });
 
@@ -31,6 +32,7 @@ describe('subscription repository', () => {
       status: 'active',
       currentPeriodEnd,
       cancelAtPeriodEnd: true,
+      stripeStateAt: new Date('2026-11-02T10:00:00Z'),
     });
     expect(updated).toMatchObject({ id: created.id, plan: 'max', cancelAtPeriodEnd: true });
     expect(await subscriptions.findByUserId(user.id)).toEqual(updated);

@@ -13,6 +13,8 @@ export interface SubscriptionState {
   status: string;
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
+  /** When Stripe's state was this (the event's or the read's `created` time). */
+  stripeStateAt: Date;
 }
 
 export function createSubscriptionRepository(db: Database) {

@@ -102,6 +102,16 @@ export function createUserRepository(db: Database) {
       return row ?? null;
     },
 
+    /** The same, with the user's row locked until `tx` ends: changes to one customer's billing go one at a time. */
+    async lockByStripeCustomerId(stripeCustomerId: string, tx: Executor): Promise<User | null> {
+      const [row] = await tx
+        .select(userColumns)
+        .from(users)
+        .where(eq(users.stripeCustomerId, stripeCustomerId))
+        .for('update');
+      return row ?? null;
+    },
+
     /** Creates the user on first sign-in, otherwise refreshes the email hash; one statement either way. */
     async upsertOnSignIn(profile: SignInProfile, tx?: Executor): Promise<{ user: User; created: boolean }> {
       const [row] = await (tx ?? db)

@@ -16,6 +16,11 @@ export const subscriptions = pgTable(
     status: text('status').notNull(),
     currentPeriodEnd: timestamptz('current_period_end'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /**
+     * The `created` time of the newest Stripe event (or read) applied to this row: an older event arriving late
+     * never moves the subscription backwards.
+     */
+    stripeStateAt: timestamptz('stripe_state_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

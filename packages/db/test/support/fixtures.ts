@@ -25,5 +25,6 @@ export function activeSubscription(userId: string): SubscriptionState {
     status: 'active',
     currentPeriodEnd: null,
     cancelAtPeriodEnd: false,
+    stripeStateAt: new Date(),
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "stripe_state_at" timestamp (3) with time zone;
