@@ -1,4 +1,5 @@
 import { availableParallelism, tmpdir } from 'node:os';
+import { billingEnv } from '@renamer/billing';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
@@ -70,6 +71,7 @@ export const apiEnvSchema = serviceEnvSchema({
     )
     .pipe(z.array(z.url())),
   ...llmEnv,
+  ...billingEnv,
 }).superRefine((env, ctx) => {
   if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER) {
     ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be set in production' });
