@@ -1,6 +1,7 @@
 import { createAccountService } from '@renamer/accounts';
+import { billingConfigFromEnv, createStripeClient } from '@renamer/billing';
 import { AppError } from '@renamer/contracts';
-import { createRepositories } from '@renamer/db';
+import { createRepositories, type Database, type Repositories } from '@renamer/db';
 import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
 import { closeCameraDecoding, configureCameraDecoding, turnOffImageCache } from '@renamer/imaging';
@@ -178,6 +179,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
 
   return {
     repositories,
+    billing: billingOf(env, platform.db.db, repositories),
     oidc,
     signIn,
     account,
@@ -203,6 +205,15 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
       );
     },
   };
+}
+
+/** Stripe's client and what the webhook acts on, or null when payments are not configured. */
+function billingOf(env: ApiEnv, db: Database, repositories: Repositories) {
+  const config = billingConfigFromEnv(env);
+  if (!config) return null;
+  const stripe = createStripeClient(config);
+  const { users, subscriptions, webhookEvents, payments, auditLog } = repositories;
+  return { config, stripe, deps: { db, config, stripe, users, subscriptions, webhookEvents, payments, auditLog } };
 }
 
 function nullWhenNotFound(error: unknown): null {

@@ -12,6 +12,7 @@ import { filesRoutes } from './routes/files';
 import { imageRoutes } from './routes/images';
 import { imagePreviewRoutes } from './routes/images/preview';
 import { keywordRoutes } from './routes/keywords';
+import { webhookRoutes } from './routes/payments/webhook';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
@@ -62,6 +63,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     sessionTtlSeconds: env.SESSION_TTL,
   });
   await app.register(filesRoutes, { downloads: services.downloads });
+  await app.register(webhookRoutes, { billing: services.billing });
 
   // Everything else.
   await app.register(requireCredentials, {

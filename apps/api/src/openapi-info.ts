@@ -17,5 +17,6 @@ export const API_OPENAPI: OpenApiOptions = {
     { name: 'images', description: 'A batch’s images: their names and history, approval and download links.' },
     { name: 'files', description: 'Signed download links, which need no credentials.' },
     { name: 'keywords', description: 'Keywords: enhanced, suggested for an image or a text, and validated.' },
+    { name: 'payments', description: 'Plans paid through Stripe, and Stripe’s signed event deliveries.' },
   ],
 };

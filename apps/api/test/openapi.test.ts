@@ -40,6 +40,7 @@ describe('docs/openapi.json', () => {
       'GET /api/auth/csrf',
       'GET /api/auth/login',
       'GET /api/files/{token}',
+      'POST /api/payments/webhook',
     ]);
     for (const { name, operation } of operations.filter((entry) => !publicOperations.includes(entry))) {
       expect(operation.security, name).toEqual([{ session: [] }, { apiKey: [] }]);

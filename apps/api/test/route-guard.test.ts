@@ -15,7 +15,6 @@ describe('credentials by default', () => {
   it('answers every API route without credentials with 401, except the public ones', async () => {
     const { routes, open } = await openRoutes(stack.api, stack.apiUrl);
     expect(routes).toContain('PATCH /api/auth/me');
-    // POST /api/payments/webhook joins this list when payments land.
     expect(open).toEqual([
       'GET /api/auth/callback',
       'GET /api/auth/csrf',
@@ -25,6 +24,7 @@ describe('credentials by default', () => {
       'GET /health/live',
       'GET /health/ready',
       'GET /metrics',
+      'POST /api/payments/webhook',
     ]);
   });
 

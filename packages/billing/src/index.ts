@@ -14,3 +14,4 @@ export {
   type SyncOutcome,
   syncSubscription,
 } from './subscription-sync';
+export { handleStripeEvent, type WebhookDeps, type WebhookOutcome } from './webhooks/handle-event';
