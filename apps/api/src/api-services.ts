@@ -1,5 +1,5 @@
 import { createAccountService } from '@renamer/accounts';
-import { billingConfigFromEnv, createStripeClient } from '@renamer/billing';
+import { billingConfigFromEnv, createBillingService, createStripeClient } from '@renamer/billing';
 import { AppError } from '@renamer/contracts';
 import { createRepositories, type Database, type Repositories } from '@renamer/db';
 import { createMetadataEmbedder } from '@renamer/delivery';
@@ -177,9 +177,11 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
   }
 
+  const billing = billingOf(env, platform.db.db, repositories);
   return {
     repositories,
-    billing: billingOf(env, platform.db.db, repositories),
+    billing,
+    payments: billing && createBillingService({ ...billing.deps, publicUrl: env.PUBLIC_URL }),
     oidc,
     signIn,
     account,

@@ -12,6 +12,7 @@ import { filesRoutes } from './routes/files';
 import { imageRoutes } from './routes/images';
 import { imagePreviewRoutes } from './routes/images/preview';
 import { keywordRoutes } from './routes/keywords';
+import { paymentRoutes } from './routes/payments';
 import { webhookRoutes } from './routes/payments/webhook';
 import { signInRoutes } from './routes/sign-in';
 import { wsRoutes } from './routes/ws';
@@ -74,6 +75,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       await signedIn.register(downloadRoutes, { downloads: services.downloads });
       await signedIn.register(imageRoutes, { images: services.images });
       await signedIn.register(imagePreviewRoutes, { previews: services.imagePreviews });
+      await signedIn.register(paymentRoutes, { billing: services.payments });
       await signedIn.register(keywordRoutes, {
         keywords: services.keywords,
         perMinute: env.KEYWORD_RATE_LIMIT_PER_MINUTE,

@@ -1,4 +1,10 @@
 export {
+  type BillingService,
+  type BillingServiceDeps,
+  createBillingService,
+  toSubscriptionView,
+} from './billing-service';
+export {
   type BillingConfig,
   type BillingEnv,
   billingConfigFromEnv,

@@ -22,7 +22,10 @@ export type SyncOutcome = 'applied' | 'stale' | 'same_instant' | 'unknown_custom
 export interface SyncOptions {
   /** When Stripe's state was this: the event's `created`, or the time of a read. */
   stateAt: Date;
-  /** A state read from Stripe just now: applied also when it is of the same second as the row's. */
+  /**
+   * A state read from Stripe just now: applied whatever the time of the row's state (our clock and Stripe's
+   * `created` times need not agree), keeping the newer of the two times.
+   */
   authoritative?: boolean;
 }
 
@@ -63,8 +66,11 @@ export async function syncSubscription(
     if (!user) return 'unknown_customer';
     const held = await deps.subscriptions.findByUserId(user.id, inner);
     const heldAt = held?.stripeStateAt?.getTime();
-    if (heldAt !== undefined && stateAt.getTime() < heldAt) return 'stale';
-    if (heldAt === stateAt.getTime() && !authoritative) return 'same_instant';
+    if (!authoritative && heldAt !== undefined && stateAt.getTime() < heldAt) return 'stale';
+    if (!authoritative && heldAt === stateAt.getTime()) return 'same_instant';
+    // A read is Stripe's latest state whatever our clock says; it keeps the newest time seen, so that an event
+    // older than what was applied is still ignored.
+    const appliedAt = heldAt !== undefined && heldAt > stateAt.getTime() ? new Date(heldAt) : stateAt;
     const plan = planOfSubscription(deps.config, subscription);
     await deps.subscriptions.upsertForUser(
       {
@@ -74,7 +80,7 @@ export async function syncSubscription(
         status: subscription.status,
         currentPeriodEnd: currentPeriodEnd(subscription),
         cancelAtPeriodEnd: subscription.cancel_at_period_end,
-        stripeStateAt: stateAt,
+        stripeStateAt: appliedAt,
       },
       inner,
     );

@@ -91,6 +91,16 @@ describe('syncSubscription', () => {
     expect(await userOf(user.id)).toMatchObject({ plan: 'max', quota: 1000 });
   });
 
+  it('applies a state read from Stripe even when our clock is behind the last event’s time, and keeps that time', async () => {
+    const { user, stripeCustomerId } = await customer();
+    await syncSubscription(deps, subscription(stripeCustomerId), { stateAt: at(40) });
+    const read = subscription(stripeCustomerId, { price: 'price_max' });
+    expect(await syncSubscription(deps, read, { stateAt: at(35), authoritative: true })).toBe('applied');
+    expect(await userOf(user.id)).toMatchObject({ plan: 'max' });
+    expect((await deps.subscriptions.findByUserId(user.id))?.stripeStateAt).toEqual(at(40));
+    expect(await syncSubscription(deps, subscription(stripeCustomerId), { stateAt: at(39) })).toBe('stale');
+  });
+
   it('takes the user back to basic when the subscription ends, and keeps a quota an admin set on the same plan', async () => {
     const { user, stripeCustomerId } = await customer();
     await syncSubscription(deps, subscription(stripeCustomerId), { stateAt: at(1) });

@@ -10,4 +10,5 @@ export * from './image-views';
 export * from './images';
 export * from './jobs';
 export * from './keywords';
+export * from './payments';
 export * from './text';
