@@ -12,6 +12,7 @@ export {
   type PaidPlan,
   planOfPrice,
 } from './config';
+export { type RefundDeps, type RefundRequest, refundPayment } from './refunds';
 export { createStripeClient } from './stripe-client';
 export {
   planOfSubscription,

@@ -1,4 +1,4 @@
-export { activeSubscription, STRIPE_ROUTES } from './fake-stripe/routes';
+export { activeSubscription, collectedCharge, STRIPE_ROUTES } from './fake-stripe/routes';
 export {
   type FakeStripe,
   type FakeStripeAnswer,

@@ -108,7 +108,56 @@ export const STRIPE_ROUTES: readonly FakeStripeRoute[] = [
       return { body: schedule };
     },
   },
+  {
+    method: 'POST',
+    pattern: '/v1/refunds',
+    handle: ({ body }, store) => {
+      const charge = store.list('charge', (candidate) => candidate.payment_intent === body.payment_intent)[0];
+      if (!charge) throw new StripeApiError(404, 'invalid_request_error', 'No such payment_intent', 'resource_missing');
+      const amount = Number(body.amount ?? Number(charge.amount) - Number(charge.amount_refunded));
+      if (Number(charge.amount_refunded) + amount > Number(charge.amount)) {
+        throw new StripeApiError(
+          400,
+          'invalid_request_error',
+          'Refund amount is greater than unrefunded amount.',
+          'amount_too_large',
+        );
+      }
+      charge.amount_refunded = Number(charge.amount_refunded) + amount;
+      charge.refunded = charge.amount_refunded === charge.amount;
+      return {
+        body: store.create('refund', 're', {
+          amount,
+          charge: charge.id,
+          payment_intent: body.payment_intent,
+          status: 'succeeded',
+          reason: body.reason ?? null,
+        }),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/charges/:id',
+    handle: ({ params }, store) => ({ body: store.get('charge', params.id!) }),
+  },
 ];
+
+/** A charge Stripe collected for a payment intent, for refund tests to start from. */
+export function collectedCharge(
+  store: FakeStripeStore,
+  paymentIntent: string,
+  amount: number,
+  currency = 'eur',
+): StripeObject {
+  return store.create('charge', 'ch', {
+    payment_intent: paymentIntent,
+    amount,
+    amount_refunded: 0,
+    currency,
+    refunded: false,
+  });
+}
 
 /**
  * A subscription as Checkout leaves it (active, one item, a month's period), for a test to start from, as Stripe
