@@ -1,48 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type FakeStripe, type StripeObject, startFakeStripe } from '@renamer/billing/testing';
-import Stripe from 'stripe';
+import { activeSubscription } from '@renamer/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiStack, getJson, startApiStack } from './support';
+import { type PaymentsWorld, PRICES, startPaymentsWorld } from './payments-world';
+import { getJson, startApiStack } from './support';
 
-const SECRET_KEY = 'sk_test_webhooks';
-const WEBHOOK_SECRET = 'whsec_test_webhooks';
-const PRICES = { pro: 'price_pro_test', max: 'price_max_test' };
-
-let stack: ApiStack;
-let api: { url: string };
-let fakeStripe: FakeStripe;
-/** What Stripe would answer for a subscription read now, by id. */
-const currentSubscriptions = new Map<string, StripeObject>();
-const stripe = new Stripe(SECRET_KEY);
-
+let world: PaymentsWorld;
 beforeAll(async () => {
-  fakeStripe = await startFakeStripe(
-    [
-      {
-        method: 'GET',
-        pattern: '/v1/subscriptions/:id',
-        handle: ({ params }) => {
-          const subscription = currentSubscriptions.get(params.id!);
-          if (!subscription) return { status: 404, body: { error: { type: 'invalid_request_error' } } };
-          return { body: subscription };
-        },
-      },
-    ],
-    SECRET_KEY,
-  );
-  stack = await startApiStack('payments-webhook', {
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_PRO: PRICES.pro,
-    STRIPE_PRICE_MAX: PRICES.max,
-    STRIPE_API_BASE: fakeStripe.url,
-  });
-  api = await stack.startApi();
+  world = await startPaymentsWorld('payments-webhook');
 }, 60_000);
-afterAll(async () => {
-  await stack?.close();
-  await fakeStripe?.close();
-});
+afterAll(() => world?.close());
+
+const deliver = (payload: unknown, options?: { secret?: string; timestamp?: number }) =>
+  world.deliver(payload, options);
 
 let second = 1_795_000_000;
 /** A Stripe event as Stripe sends it; each new event is a second later than the one before unless told. */
@@ -50,9 +19,12 @@ function event(type: string, object: Record<string, unknown>, created = ++second
   return { id: `evt_${randomUUID()}`, object: 'event', type, created, api_version: '2025-10-29', data: { object } };
 }
 
-function subscription(customer: string, { price = PRICES.pro, status = 'active', cancelAtPeriodEnd = false } = {}) {
+function subscription(
+  customer: string,
+  { price = PRICES.pro, status = 'active', cancelAtPeriodEnd = false, id = `sub_${customer}` } = {},
+) {
   return {
-    id: `sub_${customer}`,
+    id,
     object: 'subscription',
     customer,
     status,
@@ -61,25 +33,9 @@ function subscription(customer: string, { price = PRICES.pro, status = 'active',
   };
 }
 
-/** Delivers `payload` as Stripe does: raw JSON with a `Stripe-Signature` header (signed with `secret`). */
-async function deliver(payload: unknown, { secret = WEBHOOK_SECRET, timestamp = Math.floor(Date.now() / 1000) } = {}) {
-  const body = JSON.stringify(payload);
-  const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp });
-  return postSigned(body, signature);
-}
-
-async function postSigned(body: string, signature: string) {
-  const response = await fetch(`${api.url}/api/payments/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-    body,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** A signed-in user who went through Checkout: the session's completion links the Stripe customer. */
 async function buyer() {
-  const owner = await stack.createUser();
+  const owner = await world.stack.createUser();
   const customer = `cus_${randomUUID().slice(0, 14)}`;
   const completed = await deliver(
     event('checkout.session.completed', {
@@ -95,8 +51,8 @@ async function buyer() {
   return { ...owner, customer };
 }
 
-const quotaOf = async (key: string) => (await getJson(`${api.url}/api/auth/quota`, key)).body!;
-const recorded = (id: string) => stack.repositories.webhookEvents.findById(id);
+const quotaOf = async (key: string) => (await getJson(`${world.api.url}/api/auth/quota`, key)).body!;
+const recorded = (id: string) => world.stack.repositories.webhookEvents.findById(id);
 
 describe('Stripe webhooks', () => {
   it('moves a buyer to Pro with quota 500 on checkout and the new subscription', async () => {
@@ -113,8 +69,7 @@ describe('Stripe webhooks', () => {
     expect((await deliver(forged, { secret: 'whsec_someone_else' })).status).toBe(400);
     expect((await deliver(forged, { timestamp: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(400);
     const body = JSON.stringify(forged);
-    const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET });
-    const altered = await postSigned(body.replace(PRICES.max, PRICES.pro), signature);
+    const altered = await world.postSigned(body.replace(PRICES.max, PRICES.pro), world.sign(body));
     expect(altered.status).toBe(400);
     expect(altered.body).toMatchObject({ code: 'validation_failed' });
     expect(await recorded(forged.id)).toBeNull();
@@ -136,7 +91,7 @@ describe('Stripe webhooks', () => {
     const answers = await Promise.all([deliver(paid), deliver(paid)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect((await deliver(paid)).status).toBe(200);
-    const { items } = await stack.repositories.payments.listForUser(user.id);
+    const { items } = await world.stack.repositories.payments.listForUser(user.id);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ amount: 1900, currency: 'eur', status: 'succeeded' });
     expect(await recorded(paid.id)).toMatchObject({ type: 'invoice.paid', processedAt: expect.any(Date) });
@@ -153,23 +108,22 @@ describe('Stripe webhooks', () => {
 
   it('reads the subscription from Stripe when two states share one second', async () => {
     const { key, customer } = await buyer();
+    // What Stripe holds now: the subscription moved to Max.
+    const { id } = activeSubscription(world.fakeStripe.store, customer, PRICES.max);
     const at = ++second;
-    await deliver(event('customer.subscription.created', subscription(customer), at));
-    currentSubscriptions.set(`sub_${customer}`, subscription(customer, { price: PRICES.max }) as StripeObject);
-    const reads = fakeStripe.requests.length;
-    await deliver(event('customer.subscription.updated', subscription(customer), at));
-    expect(fakeStripe.requests.slice(reads).map((request) => request.path)).toEqual([
-      `/v1/subscriptions/sub_${customer}`,
-    ]);
+    await deliver(event('customer.subscription.created', subscription(customer, { id }), at));
+    const reads = world.fakeStripe.requests.length;
+    await deliver(event('customer.subscription.updated', subscription(customer, { id }), at));
+    expect(world.fakeStripe.requests.slice(reads).map((request) => request.path)).toEqual([`/v1/subscriptions/${id}`]);
     expect(await quotaOf(key)).toMatchObject({ plan: 'max', quota: 1000 });
   });
 
   it('records an event about a customer no user has, changing nobody and asking Stripe nothing', async () => {
-    const reads = fakeStripe.requests.length;
+    const reads = world.fakeStripe.requests.length;
     const stranger = event('customer.subscription.created', subscription('cus_nobody_has_this'));
     expect(await deliver(stranger)).toEqual({ status: 200, body: { received: true } });
     expect(await recorded(stranger.id)).toMatchObject({ type: 'customer.subscription.created' });
-    expect(fakeStripe.requests.length).toBe(reads);
+    expect(world.fakeStripe.requests.length).toBe(reads);
   });
 
   it('takes the user back to basic when the subscription ends, and records failed payments and refunds', async () => {
@@ -191,7 +145,7 @@ describe('Stripe webhooks', () => {
         amount_refunded: 500,
       }),
     );
-    const { items } = await stack.repositories.payments.listForUser(user.id);
+    const { items } = await world.stack.repositories.payments.listForUser(user.id);
     expect(items.map((payment) => [payment.status, payment.refundedAmount]).sort()).toEqual([
       ['failed', 0],
       ['partially_refunded', 500],
@@ -209,7 +163,7 @@ describe('Stripe webhooks', () => {
       reason: 'fraudulent',
     });
     await deliver(dispute);
-    const { items } = await stack.repositories.auditLog.list({ action: 'stripe.charge.dispute.created' });
+    const { items } = await world.stack.repositories.auditLog.list({ action: 'stripe.charge.dispute.created' });
     expect(items.some((entry) => entry.details.eventId === dispute.id)).toBe(true);
   });
 });

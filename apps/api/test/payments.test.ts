@@ -1,36 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { activeSubscription, type FakeStripe, STRIPE_ROUTES, startFakeStripe } from '@renamer/billing/testing';
-import Stripe from 'stripe';
+import { activeSubscription } from '@renamer/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiStack, getJson, startApiStack } from './support';
+import { type PaymentsWorld, PRICES, startPaymentsWorld } from './payments-world';
+import { getJson, startApiStack } from './support';
 
-const SECRET_KEY = 'sk_test_payments';
-const WEBHOOK_SECRET = 'whsec_test_payments';
-const PRICES = { pro: 'price_pro_test', max: 'price_max_test' };
-
-let stack: ApiStack;
-let api: { url: string };
-let fakeStripe: FakeStripe;
-const signer = new Stripe(SECRET_KEY);
-
+let world: PaymentsWorld;
 beforeAll(async () => {
-  fakeStripe = await startFakeStripe(STRIPE_ROUTES, SECRET_KEY);
-  stack = await startApiStack('payments', {
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_PRO: PRICES.pro,
-    STRIPE_PRICE_MAX: PRICES.max,
-    STRIPE_API_BASE: fakeStripe.url,
-  });
-  api = await stack.startApi();
+  world = await startPaymentsWorld('payments');
 }, 60_000);
-afterAll(async () => {
-  await stack?.close();
-  await fakeStripe?.close();
-});
+afterAll(() => world?.close());
 
 const call = (method: string, path: string, key: string, body?: unknown) =>
-  getJson(`${api.url}${path}`, key, {
+  getJson(`${world.api.url}${path}`, key, {
     method,
     ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
@@ -38,47 +19,41 @@ const call = (method: string, path: string, key: string, body?: unknown) =>
 let eventSecond = Math.floor(Date.now() / 1000);
 /** What Stripe sends once Checkout has made the subscription: a signed `customer.subscription.created`. */
 async function deliverCreated(subscription: unknown) {
-  const payload = JSON.stringify({
+  const created = await world.deliver({
     id: `evt_${randomUUID()}`,
     object: 'event',
     type: 'customer.subscription.created',
     created: ++eventSecond,
     data: { object: subscription },
   });
-  const signature = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const response = await fetch(`${api.url}/api/payments/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-    body: payload,
-  });
-  expect(response.status).toBe(200);
+  expect(created.status).toBe(200);
 }
 
 /** A user on Pro: checked out, with the subscription Stripe made. */
 async function proSubscriber() {
-  const owner = await stack.createUser();
+  const owner = await world.stack.createUser();
   expect((await call('POST', '/api/payments/checkout', owner.key, { plan: 'pro' })).status).toBe(200);
-  const { stripeCustomerId } = (await stack.repositories.users.findById(owner.user.id))!;
-  const subscription = activeSubscription(fakeStripe.store, stripeCustomerId!, PRICES.pro);
+  const { stripeCustomerId } = (await world.stack.repositories.users.findById(owner.user.id))!;
+  const subscription = activeSubscription(world.fakeStripe.store, stripeCustomerId!, PRICES.pro);
   await deliverCreated(subscription);
   return { ...owner, subscription };
 }
 
-const quotaOf = async (key: string) => (await getJson(`${api.url}/api/auth/quota`, key)).body!;
+const quotaOf = async (key: string) => (await getJson(`${world.api.url}/api/auth/quota`, key)).body!;
 
 describe('checkout', () => {
   it('asks for credentials before anything else', async () => {
-    const response = await fetch(`${api.url}/api/payments/checkout`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${world.api.url}/api/payments/checkout`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(401);
   });
 
   it('opens a subscription Checkout for the plan’s price, with one Stripe customer per user, reused', async () => {
-    const { user, key } = await stack.createUser();
+    const { user, key } = await world.stack.createUser();
     const first = await call('POST', '/api/payments/checkout', key, { plan: 'max' });
     expect(first.status).toBe(200);
     expect(first.body!.url).toMatch(/^https:\/\//);
-    const session = fakeStripe.store.get('checkout.session', first.body!.sessionId);
-    const customer = (await stack.repositories.users.findById(user.id))!.stripeCustomerId;
+    const session = world.fakeStripe.store.get('checkout.session', first.body!.sessionId);
+    const customer = (await world.stack.repositories.users.findById(user.id))!.stripeCustomerId;
     expect(session).toMatchObject({
       mode: 'subscription',
       customer,
@@ -86,25 +61,25 @@ describe('checkout', () => {
       line_items: [{ price: PRICES.max, quantity: '1' }],
     });
     const again = await call('POST', '/api/payments/checkout', key, { plan: 'pro' });
-    expect(fakeStripe.store.get('checkout.session', again.body!.sessionId).customer).toBe(customer);
+    expect(world.fakeStripe.store.get('checkout.session', again.body!.sessionId).customer).toBe(customer);
     expect(
-      fakeStripe.store.list('customer', (c) => (c.metadata as { userId?: string }).userId === user.id),
+      world.fakeStripe.store.list('customer', (c) => (c.metadata as { userId?: string }).userId === user.id),
     ).toHaveLength(1);
-    const creates = fakeStripe.requests.filter(
+    const creates = world.fakeStripe.requests.filter(
       (request) => request.method === 'POST' && request.path === '/v1/checkout/sessions',
     );
     expect(creates.every((request) => request.idempotencyKey)).toBe(true);
   });
 
   it('creates one customer when two checkouts of a new user run at once', async () => {
-    const { user, key } = await stack.createUser();
+    const { user, key } = await world.stack.createUser();
     const answers = await Promise.all([
       call('POST', '/api/payments/checkout', key, { plan: 'pro' }),
       call('POST', '/api/payments/checkout', key, { plan: 'pro' }),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect(
-      fakeStripe.store.list('customer', (c) => (c.metadata as { userId?: string }).userId === user.id),
+      world.fakeStripe.store.list('customer', (c) => (c.metadata as { userId?: string }).userId === user.id),
     ).toHaveLength(1);
   });
 
@@ -127,7 +102,7 @@ describe('the subscription', () => {
     const upgraded = await call('POST', '/api/payments/subscription', key, { plan: 'max' });
     expect(upgraded).toMatchObject({ status: 200, body: { plan: 'max' } });
     expect(await quotaOf(key)).toMatchObject({ plan: 'max', quota: 1000 });
-    expect(fakeStripe.store.get('subscription', subscription.id)).toMatchObject({
+    expect(world.fakeStripe.store.get('subscription', subscription.id)).toMatchObject({
       last_proration_behavior: 'always_invoice',
       items: { data: [{ price: { id: PRICES.max } }] },
     });
@@ -139,11 +114,11 @@ describe('the subscription', () => {
     const downgraded = await call('POST', '/api/payments/subscription', key, { plan: 'pro' });
     expect(downgraded).toMatchObject({ status: 200, body: { plan: 'max' } });
     expect(await quotaOf(key)).toMatchObject({ plan: 'max', quota: 1000 });
-    const scheduleId = fakeStripe.store.get('subscription', subscription.id).schedule as string;
+    const scheduleId = world.fakeStripe.store.get('subscription', subscription.id).schedule as string;
     const periodEnd = String(
       (subscription.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end,
     );
-    expect(fakeStripe.store.get('subscription_schedule', scheduleId)).toMatchObject({
+    expect(world.fakeStripe.store.get('subscription_schedule', scheduleId)).toMatchObject({
       end_behavior: 'release',
       phases: [{ items: [{ price: PRICES.max }], end_date: periodEnd }, { items: [{ price: PRICES.pro }] }],
     });
@@ -151,7 +126,7 @@ describe('the subscription', () => {
       status: 200,
       body: { plan: 'max' },
     });
-    expect(fakeStripe.store.get('subscription_schedule', scheduleId)).toMatchObject({ status: 'released' });
+    expect(world.fakeStripe.store.get('subscription_schedule', scheduleId)).toMatchObject({ status: 'released' });
   });
 
   it('cancels at the period’s end and reactivates; a change to the same plan is a conflict', async () => {
@@ -173,7 +148,7 @@ describe('the subscription', () => {
   });
 
   it('is null, and changes are a conflict, for a user without one', async () => {
-    const { key } = await stack.createUser();
+    const { key } = await world.stack.createUser();
     expect(await call('GET', '/api/payments/subscription', key)).toMatchObject({ status: 200, body: null });
     expect(await call('POST', '/api/payments/subscription/cancel', key)).toMatchObject({ status: 409 });
     expect(await call('POST', '/api/payments/portal', key)).toMatchObject({ status: 409 });
@@ -185,8 +160,18 @@ describe('the portal and the history', () => {
     const { key, user } = await proSubscriber();
     const portal = await call('POST', '/api/payments/portal', key);
     expect(portal).toMatchObject({ status: 200, body: { url: expect.stringMatching(/^https:\/\//) } });
-    await stack.repositories.payments.create({ userId: user.id, amount: 1900, currency: 'eur', status: 'succeeded' });
-    await stack.repositories.payments.create({ userId: user.id, amount: 1900, currency: 'eur', status: 'failed' });
+    await world.stack.repositories.payments.create({
+      userId: user.id,
+      amount: 1900,
+      currency: 'eur',
+      status: 'succeeded',
+    });
+    await world.stack.repositories.payments.create({
+      userId: user.id,
+      amount: 1900,
+      currency: 'eur',
+      status: 'failed',
+    });
     const { body } = await call('GET', '/api/payments/history', key);
     expect(body!.items.map((payment: { status: string; amount: number }) => [payment.status, payment.amount])).toEqual([
       ['failed', 1900],
