@@ -118,6 +118,22 @@ describe('Stripe webhooks', () => {
     expect(await quotaOf(key)).toMatchObject({ plan: 'max', quota: 1000 });
   });
 
+  it('answers 500 when acting fails, keeps nothing of it, and acts when Stripe delivers again', async () => {
+    const { key, customer } = await buyer();
+    const id = `sub_gone_${customer}`;
+    const at = ++second;
+    await deliver(event('customer.subscription.created', subscription(customer, { id }), at));
+    // A same-second state needs Stripe's read, and Stripe does not know this subscription yet: the handler fails.
+    const tie = event('customer.subscription.updated', subscription(customer, { id, price: PRICES.max }), at);
+    expect((await deliver(tie)).status).toBe(500);
+    expect(await recorded(tie.id)).toBeNull();
+    expect(await quotaOf(key)).toMatchObject({ plan: 'pro', quota: 500 });
+    const now = activeSubscription(world.fakeStripe.store, customer, PRICES.max);
+    const retried = event('customer.subscription.updated', subscription(customer, { id: now.id }), at);
+    expect((await deliver({ ...retried, id: tie.id })).status).toBe(200);
+    expect(await recorded(tie.id)).toMatchObject({ processedAt: expect.any(Date) });
+  });
+
   it('records an event about a customer no user has, changing nobody and asking Stripe nothing', async () => {
     const reads = world.fakeStripe.requests.length;
     const stranger = event('customer.subscription.created', subscription('cus_nobody_has_this'));

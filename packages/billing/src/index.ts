@@ -13,7 +13,7 @@ export {
   planOfPrice,
 } from './config';
 export { type RefundDeps, type RefundRequest, refundPayment } from './refunds';
-export { createStripeClient } from './stripe-client';
+export { asOwnFailure, createStripeClient } from './stripe-client';
 export {
   planOfSubscription,
   type SubscriptionSyncDeps,

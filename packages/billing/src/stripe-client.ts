@@ -17,3 +17,13 @@ export function createStripeClient(config: BillingConfig): Stripe {
     }),
   });
 }
+
+/**
+ * What Stripe answers our calls (a 404, a 400 included) is this service's failure, not its caller's: such an error
+ * goes out as a 500 (Stripe then retries a webhook), never with Stripe's status or message.
+ */
+export function asOwnFailure(error: unknown): unknown {
+  return error instanceof Stripe.errors.StripeError
+    ? new Error(`Stripe answered ${error.statusCode ?? 'nothing'}: ${error.message}`, { cause: error })
+    : error;
+}

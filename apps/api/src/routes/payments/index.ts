@@ -1,5 +1,5 @@
 import { principalOf } from '@renamer/auth';
-import type { BillingService } from '@renamer/billing';
+import { asOwnFailure, type BillingService } from '@renamer/billing';
 import {
   AppError,
   ChangePlanBody,
@@ -20,6 +20,9 @@ export interface PaymentRoutesOptions {
 /** The caller's plan through Stripe: checkout, the customer portal, plan changes and the payment history. */
 export async function paymentRoutes(app: FastifyInstance, { billing }: PaymentRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  app.setErrorHandler(async (error) => {
+    throw asOwnFailure(error);
+  });
   const tags = ['payments'];
   const errors = ['payments_not_configured' as const];
   const configured = (): BillingService => {

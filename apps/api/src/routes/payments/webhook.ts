@@ -1,4 +1,4 @@
-import { type BillingConfig, handleStripeEvent, type WebhookDeps } from '@renamer/billing';
+import { asOwnFailure, type BillingConfig, handleStripeEvent, type WebhookDeps } from '@renamer/billing';
 import { AppError } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +16,9 @@ export interface WebhookRoutesOptions {
  */
 export async function webhookRoutes(app: FastifyInstance, { billing }: WebhookRoutesOptions) {
   app.removeAllContentTypeParsers();
+  app.setErrorHandler(async (error) => {
+    throw asOwnFailure(error);
+  });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
     done(null, body),
   );
