@@ -25,6 +25,7 @@ export * from './repositories/payments';
 export * from './repositories/sessions';
 export * from './repositories/subscriptions';
 export type { UpdateCondition } from './repositories/update-condition';
+export * from './repositories/upload-rejections';
 export * from './repositories/users';
 export * from './repositories/webhook-events';
 export {

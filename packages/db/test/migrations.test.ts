@@ -15,6 +15,7 @@ const TABLES = [
   'payments',
   'sessions',
   'subscriptions',
+  'upload_rejections',
   'users',
   'webhook_events',
 ];
@@ -59,14 +60,14 @@ describe('migrations on an empty database', () => {
     await expect(migrateDatabase(databaseUrl)).resolves.toBeUndefined();
   });
 
-  it('creates the twelve tables', async () => {
+  it('creates the thirteen tables', async () => {
     const rows = await sql<{ table_name: string }[]>`
       select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
     expect(rows.map((row) => row.table_name)).toEqual(TABLES);
   });
 
-  it('uses uuid primary keys defaulting to gen_random_uuid(), text keys for Stripe events and flags', async () => {
+  it('uses uuid primary keys defaulting to gen_random_uuid(), text keys for Stripe events and flags, (day, code) for rejection counts', async () => {
     const rows = await sql<{ table_name: string; column_name: string; data_type: string; column_default: string }[]>`
       select c.table_name, c.column_name, c.data_type, c.column_default
       from information_schema.table_constraints tc
@@ -78,12 +79,16 @@ describe('migrations on an empty database', () => {
       order by c.table_name`;
     const byTable = Object.fromEntries(rows.map((row) => [row.table_name, row]));
     expect(Object.keys(byTable)).toEqual(TABLES);
-    for (const table of TABLES.filter((name) => name !== 'webhook_events' && name !== 'feature_flags')) {
+    const keyed = ['webhook_events', 'feature_flags', 'upload_rejections'];
+    for (const table of TABLES.filter((name) => !keyed.includes(name))) {
       expect(byTable[table], table).toMatchObject({ column_name: 'id', data_type: 'uuid' });
       expect(byTable[table]?.column_default).toBe('gen_random_uuid()');
     }
     expect(byTable.webhook_events).toMatchObject({ column_name: 'id', data_type: 'text' });
     expect(byTable.feature_flags).toMatchObject({ column_name: 'key', data_type: 'text' });
+    expect(rows.filter((row) => row.table_name === 'upload_rejections').map((row) => row.column_name)).toEqual(
+      expect.arrayContaining(['day', 'code']),
+    );
   });
 
   it('creates the enums with the contract values in order', async () => {

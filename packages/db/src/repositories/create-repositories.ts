@@ -12,6 +12,7 @@ import { createImageRepository } from './images';
 import { createPaymentRepository } from './payments';
 import { createSessionRepository } from './sessions';
 import { createSubscriptionRepository } from './subscriptions';
+import { createUploadRejectionRepository } from './upload-rejections';
 import { createUserRepository } from './users';
 import { createWebhookEventRepository } from './webhook-events';
 
@@ -31,6 +32,7 @@ export function createRepositories(db: Database) {
     payments: createPaymentRepository(db),
     sessions: createSessionRepository(db),
     subscriptions: createSubscriptionRepository(db),
+    uploadRejections: createUploadRejectionRepository(db),
     users: createUserRepository(db),
     webhookEvents: createWebhookEventRepository(db),
   };

@@ -9,5 +9,6 @@ export * from './images';
 export * from './payments';
 export * from './sessions';
 export * from './subscriptions';
+export * from './upload-rejections';
 export * from './users';
 export * from './webhook-events';
