@@ -1,6 +1,7 @@
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
 import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
+import { serialise, writeFrame } from './frames';
 import { createMessageRate } from './message-rate';
 
 export interface ConnectionOptions {
@@ -11,9 +12,6 @@ export interface ConnectionOptions {
   log: CallLog;
   onMessage: (message: ClientMessage) => Promise<void>;
 }
-
-/** A server message as it goes on the wire; a room's event is serialised once for all its members. */
-export const serialise = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
 
 /**
  * One client socket: validated messages in and out, a message rate limit (`rate_limited`, then close
@@ -27,21 +25,26 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
 
   // A client that stops reading is terminated, not closed: a close frame would wait behind the data it
   // does not read, and the socket would hold that memory until ws's closing timeout.
-  const write = (frame: Buffer) => {
-    if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > options.maxBufferedBytes) {
-      options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'websocket dropped: the client stopped reading');
-      return socket.terminate();
-    }
-    // Text frames, as the contract's clients expect; a Buffer is sent as it is, with no per-socket copy.
-    socket.send(frame, { binary: false });
+  const writable = () => {
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount <= options.maxBufferedBytes) return true;
+    options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'websocket dropped: the client stopped reading');
+    socket.terminate();
+    return false;
   };
-  const send = (message: ServerMessage) => write(serialise(message));
+  /** A room event's frame, built once for every member (`textFrame`). */
+  const write = (frame: Buffer) => {
+    if (writable()) writeFrame(socket, frame);
+  };
+  // Text frames, as the contract's clients expect.
+  const send = (message: ServerMessage) => {
+    if (writable()) socket.send(serialise(message), { binary: false });
+  };
 
   const connection = {
     socket,
     send,
-    /** A room's event of `batchId`, already serialised; held while that batch's `subscribed` is pending. */
+    /** A room's event of `batchId` as a complete frame; held while that batch's `subscribed` is pending. */
     sendEvent(batchId: string, frame: Buffer) {
       const held = pending.get(batchId);
       if (held) held.push(frame);

@@ -2,8 +2,9 @@ import type { BatchStatusResponse, ClientMessage, ProgressEvent, ServerMessage }
 import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
 import { createBatchStatusCoalescer } from './batch-status-coalescer';
-import { type ClientConnection, createClientConnection, serialise } from './connection';
+import { type ClientConnection, createClientConnection } from './connection';
 import { type CredentialCheck, createCredentialRecheck, type SocketCredential } from './credential-recheck';
+import { textFrame } from './frames';
 import { createRooms } from './rooms';
 import type { OpenSocket, UserSocketLimit } from './user-socket-limit';
 
@@ -34,7 +35,7 @@ export interface AcceptedClient extends OpenSocket {
 /**
  * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
  * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each event is
- * serialised once and the same bytes go to every member. Each socket holds a place under its user's cap
+ * framed once and the same bytes go to every member. Each socket holds a place under its user's cap
  * from admission until it closes.
  */
 export function createProgressHub(options: ProgressHubOptions) {
@@ -43,7 +44,7 @@ export function createProgressHub(options: ProgressHubOptions) {
   const connections = new Map<ClientConnection, OpenSocket & { credential: SocketCredential }>();
 
   const broadcast = (batchId: string, message: ServerMessage, members: readonly ClientConnection[]) => {
-    const frame = serialise(message);
+    const frame = textFrame(message);
     for (const member of members) member.sendEvent(batchId, frame);
   };
   const statuses = createBatchStatusCoalescer(options.statusIntervalMs, (event) =>
@@ -77,7 +78,7 @@ export function createProgressHub(options: ProgressHubOptions) {
     if (message.type === 'unsubscribe') {
       leaveRoom(message.batchId, connection);
       joined.delete(message.batchId);
-      return connection.sendEvent(message.batchId, serialise({ type: 'unsubscribed', batchId: message.batchId }));
+      return connection.sendEvent(message.batchId, textFrame({ type: 'unsubscribed', batchId: message.batchId }));
     }
     // Join first and hold the room's events, so none is lost between reading the status and sending it.
     // `joined` is updated before any await, so a socket closing meanwhile still leaves the room.
