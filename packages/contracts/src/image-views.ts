@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ListQuery } from './batches';
+import { ListQuery, Locale } from './batches';
 import { ImageStatus } from './enums';
+import { ProblemFieldError } from './errors';
 import { ImageMetadata, ImageSafety, SeoScore, VisionTag } from './images';
 
 // In the order of the database enum `filename_source`.
@@ -51,13 +52,40 @@ export type ImageDetail = z.infer<typeof ImageDetail>;
 
 export const ImageList = z.object({ items: z.array(ImageView), nextCursor: z.string().nullable() });
 
-export const ImageListQuery = ListQuery.extend({ status: ImageStatus.optional() });
+export const IMAGE_SORTS = ['upload', 'score'] as const;
+
+export const ImageListQuery = ListQuery.extend({
+  status: ImageStatus.optional(),
+  sort: z
+    .enum(IMAGE_SORTS)
+    .default('upload')
+    .describe(
+      '`upload`: the order the files were sent; `score`: the lowest SEO score first, images not yet named last.',
+    ),
+});
 
 export const RenameImageBody = z.object({
   filename: z
     .string()
     .describe('Normalised by the filename rules; the extension always follows the image’s real format.'),
 });
+
+export const FilenameCheckBody = z.object({
+  filename: z.string().max(1000).describe('A name as a person typed it.'),
+  imageId: z
+    .uuid()
+    .optional()
+    .describe('The image it is meant for: its real format, its batch’s locale and tags, and its batch’s other names.'),
+  locale: Locale.optional().describe('Without `imageId`: the language of the name (default en).'),
+});
+
+export const FilenameCheckResponse = z.object({
+  filename: z.string().nullable().describe('The name as the rules make it, or null when they refuse it.'),
+  valid: z.boolean().describe('Whether a rename to it would be accepted now.'),
+  errors: z.array(ProblemFieldError).describe('Why not: `invalid_filename` or `filename_conflict`.'),
+  seo: SeoScore.nullable(),
+});
+export type FilenameCheckResponse = z.infer<typeof FilenameCheckResponse>;
 
 export const REVERT_TARGETS = ['original', 'proposed'] as const;
 /** Optional: a request without a body reverts to the original name. */

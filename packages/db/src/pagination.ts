@@ -63,6 +63,31 @@ export function decodeCursor(cursor: string): KeysetPosition {
   return { createdAt, id };
 }
 
+/** A position in a list sorted by an integer rank (such as a score) first, then (created_at, id). */
+export interface RankedPosition extends KeysetPosition {
+  rank: number;
+}
+
+export function encodeRankedCursor(position: RankedPosition): string {
+  return Buffer.from(JSON.stringify([position.rank, position.createdAt.toISOString(), position.id])).toString(
+    'base64url',
+  );
+}
+
+export function decodeRankedCursor(cursor: string): RankedPosition {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !Number.isSafeInteger(parsed[0])) throw new InvalidCursorError();
+  const [rank, createdAtText, id] = parsed as [number, unknown, unknown];
+  const createdAt = instantOf(createdAtText);
+  if (!createdAt || typeof id !== 'string' || !UUID_PATTERN.test(id)) throw new InvalidCursorError();
+  return { rank, createdAt, id };
+}
+
 function instantOf(text: unknown): Date | undefined {
   if (typeof text !== 'string' || !ISO_INSTANT.test(text)) return undefined;
   const instant = new Date(text);

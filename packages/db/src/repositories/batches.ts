@@ -19,6 +19,9 @@ export interface NewBatch {
 
 export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'completedAt'>>;
 
+/** What the person may change of their batch: what its later proposals and keyword suggestions use. */
+export type BatchSettings = Partial<Pick<Batch, 'name' | 'keywords' | 'context' | 'locale'>>;
+
 /** Its images counted per status, in the batch's own row. */
 const imageCountsByStatus = Object.fromEntries(
   IMAGE_STATUSES.map((status) => [
@@ -94,6 +97,16 @@ export function createBatchRepository(db: Database) {
           and(eq(batches.id, id), condition.expectStatus ? inArray(batches.status, condition.expectStatus) : undefined),
         )
         .returning();
+      return row ?? null;
+    },
+
+    /** Null when the batch does not exist or is someone else's. */
+    async updateSettingsForUser(id: string, userId: string, settings: BatchSettings, tx?: Executor) {
+      const [row] = await (tx ?? db)
+        .update(batches)
+        .set(settings)
+        .where(and(eq(batches.id, id), eq(batches.userId, userId)))
+        .returning({ id: batches.id });
       return row ?? null;
     },
 

@@ -8,7 +8,15 @@ import {
 import { and, asc, eq, inArray, like, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
-import { keysetOrder, keysetPage, type Page, type PageParams } from '../pagination';
+import {
+  decodeRankedCursor,
+  encodeRankedCursor,
+  keysetOrder,
+  keysetPage,
+  type Page,
+  type PageParams,
+  pageSize,
+} from '../pagination';
 import { type FilenameSource, filenameHistory, images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
@@ -69,7 +77,12 @@ export interface ProposalRename {
 
 export interface ImageListParams extends PageParams {
   status?: ImageStatus;
+  /** `upload` (the default): the order the files were sent; `score`: the lowest SEO score first, unscored last. */
+  sort?: 'upload' | 'score';
 }
+
+/** The sort key of `sort: 'score'`: images not yet scored come after every score (0..100). */
+const scoreRank = sql<number>`coalesce((${images.seo} ->> 'score')::integer, 101)`;
 
 export interface ChecksumMatch {
   checksum: string;
@@ -106,22 +119,47 @@ export function createImageRepository(db: Database) {
       return row ?? null;
     },
 
-    /** One page of a user's batch in a stable order (created_at, then id); empty for another user's batch. */
+    /**
+     * One page of a user's batch in a stable order (upload order, or score then upload order); empty for
+     * another user's batch.
+     */
     async listByBatch(
       batchId: string,
       userId: string,
       params: ImageListParams = {},
       tx?: Executor,
     ): Promise<Page<Image>> {
-      return keysetPage(
-        (tx ?? db).select().from(images).$dynamic(),
-        images,
-        params,
-        'asc',
+      const filters = [
         eq(images.batchId, batchId),
         eq(images.userId, userId),
         params.status ? eq(images.status, params.status) : undefined,
-      );
+      ];
+      if (params.sort !== 'score')
+        return keysetPage((tx ?? db).select().from(images).$dynamic(), images, params, 'asc', ...filters);
+      const size = pageSize(params.limit);
+      const after = params.cursor ? decodeRankedCursor(params.cursor) : undefined;
+      const rows = await (tx ?? db)
+        .select({ image: images, rank: scoreRank })
+        .from(images)
+        .where(
+          and(
+            ...filters,
+            after
+              ? sql`(${scoreRank}, ${images.createdAt}, ${images.id}) > (${after.rank}, ${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(scoreRank, ...keysetOrder(images, 'asc'))
+        .limit(size + 1);
+      const page = rows.slice(0, size);
+      const last = page.at(-1);
+      return {
+        items: page.map((row) => row.image),
+        nextCursor:
+          rows.length > size && last
+            ? encodeRankedCursor({ rank: last.rank, createdAt: last.image.createdAt, id: last.image.id })
+            : null,
+      };
     },
 
     /** Every image of the batch in upload order (preview, ZIP, processing), optionally only some states. */

@@ -18,3 +18,19 @@ export const FILE_EXTENSIONS: Readonly<Record<ImageFormat, string>> = {
   raf: 'raf',
   rw2: 'rw2',
 };
+
+/** Formats by the extensions people type, the usual spellings included. */
+const TYPED_EXTENSIONS: Readonly<Record<string, ImageFormat>> = {
+  ...Object.fromEntries(Object.entries(FILE_EXTENSIONS).map(([format, extension]) => [extension, format])),
+  jpeg: 'jpeg',
+  jpe: 'jpeg',
+  jfif: 'jpeg',
+  tiff: 'tiff',
+  heif: 'heic',
+};
+
+/** The format a typed name's extension stands for, when it names one. */
+export function formatOfTypedName(name: string): ImageFormat | undefined {
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  return extension ? TYPED_EXTENSIONS[extension] : undefined;
+}

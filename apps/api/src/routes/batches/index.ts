@@ -2,10 +2,13 @@ import multipart from '@fastify/multipart';
 import { principalOf } from '@renamer/auth';
 import {
   AppError,
+  BatchCheckBody,
+  BatchCheckResponse,
   BatchIdParams,
   BatchList,
   BatchStatusResponse,
   ListQuery,
+  UpdateBatchBody,
   UploadForm,
   UploadResponse,
 } from '@renamer/contracts';
@@ -96,6 +99,35 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
       },
     },
     (request) => batches.status(principalOf(request).user.id, request.params.batchId),
+  );
+
+  typed.post(
+    '/api/batch/check',
+    {
+      schema: {
+        ...schema,
+        operationId: 'checkFiles',
+        summary: 'Which of these files (by SHA-256) the caller already has, so a client skips them',
+        body: BatchCheckBody,
+        response: { 200: BatchCheckResponse },
+      },
+    },
+    (request) => batches.existingFiles(principalOf(request).user.id, request.body.checksums),
+  );
+
+  typed.patch(
+    '/api/batch/:batchId',
+    {
+      schema: {
+        ...schema,
+        operationId: 'updateBatch',
+        summary: 'Change the name, keywords, context or locale that later proposals and suggestions use',
+        params: BatchIdParams,
+        body: UpdateBatchBody,
+        response: { 200: BatchStatusResponse },
+      },
+    },
+    (request) => batches.updateSettings(principalOf(request).user.id, request.params.batchId, request.body),
   );
 
   typed.post(

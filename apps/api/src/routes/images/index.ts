@@ -3,6 +3,8 @@ import {
   ApproveBatchBody,
   ApproveBatchResponse,
   BatchIdParams,
+  FilenameCheckBody,
+  FilenameCheckResponse,
   ImageDetail,
   ImageIdParams,
   ImageList,
@@ -42,7 +44,7 @@ export async function imageRoutes(app: FastifyInstance, { images }: ImageRoutesO
       schema: {
         ...schema,
         operationId: 'listBatchImages',
-        summary: 'A batch’s images, a page at a time, optionally of one status',
+        summary: 'A batch’s images, a page at a time, optionally of one status, in upload order or lowest score first',
         params: BatchIdParams,
         querystring: ImageListQuery,
         response: { 200: ImageList },
@@ -50,6 +52,20 @@ export async function imageRoutes(app: FastifyInstance, { images }: ImageRoutesO
       },
     },
     (request) => images.listByBatch(principalOf(request).user.id, request.params.batchId, request.query),
+  );
+
+  typed.post(
+    '/api/image/filename-check',
+    {
+      schema: {
+        ...schema,
+        operationId: 'checkFilename',
+        summary: 'A name as the rules would make it, with its SEO score and why it would be refused; saves nothing',
+        body: FilenameCheckBody,
+        response: { 200: FilenameCheckResponse },
+      },
+    },
+    (request) => images.checkFilename(principalOf(request).user.id, request.body),
   );
 
   typed.put(

@@ -1,13 +1,19 @@
 import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
-import type { BatchRepository, ImageRepository } from '@renamer/db';
+import type { BatchRepository, BatchSettings, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
 import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 
 export interface BatchServiceDeps {
-  batches: Pick<BatchRepository, 'findByIdForUser' | 'findStatusForUser' | 'listForUser' | 'update' | 'delete'>;
-  images: Pick<ImageRepository, 'countByStatus' | 'countByStatusForBatches' | 'transitionByBatch' | 'listAllByBatch'>;
+  batches: Pick<
+    BatchRepository,
+    'findByIdForUser' | 'findStatusForUser' | 'listForUser' | 'update' | 'updateSettingsForUser' | 'delete'
+  >;
+  images: Pick<
+    ImageRepository,
+    'countByStatus' | 'countByStatusForBatches' | 'transitionByBatch' | 'listAllByBatch' | 'findDuplicateChecksums'
+  >;
   tracker: BatchTracker;
   scheduler: BatchScheduler;
   publish: PublishProgress;
@@ -40,11 +46,24 @@ export function createBatchService(deps: BatchServiceDeps) {
     );
   }
 
+  async function status(userId: string, batchId: string): Promise<BatchStatusResponse> {
+    const found = await deps.batches.findStatusForUser(batchId, userId);
+    if (!found) throw notFound();
+    return toBatchStatusView(found.batch, found.counts);
+  }
+
   return {
-    async status(userId: string, batchId: string): Promise<BatchStatusResponse> {
-      const found = await deps.batches.findStatusForUser(batchId, userId);
-      if (!found) throw notFound();
-      return toBatchStatusView(found.batch, found.counts);
+    status,
+
+    /** Name, keywords, context and locale; what is already named keeps its name, later proposals use them. */
+    async updateSettings(userId: string, batchId: string, settings: BatchSettings) {
+      if (!(await deps.batches.updateSettingsForUser(batchId, userId, settings))) throw notFound();
+      return status(userId, batchId);
+    },
+
+    /** Which of these files the user already has: clients skip them before uploading. */
+    async existingFiles(userId: string, checksums: readonly string[]) {
+      return { existing: await deps.images.findDuplicateChecksums(userId, [...new Set(checksums)]) };
     },
 
     async list(userId: string, page: { limit: number; cursor?: string }) {

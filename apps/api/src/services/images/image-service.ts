@@ -1,4 +1,12 @@
-import { AppError, type ImageDetail, type ImageStatus, type ImageView } from '@renamer/contracts';
+import {
+  AppError,
+  type FilenameCheckResponse,
+  type ImageDetail,
+  type ImageFormat,
+  type ImageStatus,
+  type ImageView,
+  type ProblemFieldError,
+} from '@renamer/contracts';
 import {
   type BatchRepository,
   type FilenameHistoryRepository,
@@ -13,6 +21,7 @@ import {
 import {
   FILENAME_REJECTIONS,
   type FilenameOptions,
+  formatOfTypedName,
   IMAGE_EVENTS,
   normalizeFilename,
   originalAsFilename,
@@ -23,7 +32,10 @@ import type { BatchTracker } from '@renamer/pipeline';
 import { toImageDetail, toImageView } from './image-view';
 
 export interface ImageServiceDeps {
-  images: Pick<ImageRepository, 'findByIdForUser' | 'listByBatch' | 'update' | 'changeFilename' | 'transitionByBatch'>;
+  images: Pick<
+    ImageRepository,
+    'findByIdForUser' | 'listByBatch' | 'update' | 'changeFilename' | 'transitionByBatch' | 'isFilenameTaken'
+  >;
   batches: Pick<BatchRepository, 'findByIdForUser' | 'findById'>;
   filenameHistory: Pick<FilenameHistoryRepository, 'listForImage'>;
   tracker: Pick<BatchTracker, 'imagesChanged'>;
@@ -33,6 +45,11 @@ export interface ImageServiceDeps {
 export type RevertTarget = 'original' | 'proposed';
 
 const noSuchImage = () => new AppError('not_found', 'No such image.');
+const filenameError = (code: 'invalid_filename' | 'filename_conflict', message: string): ProblemFieldError => ({
+  path: 'filename',
+  message,
+  code,
+});
 const noSuchBatch = () => new AppError('not_found', 'No such batch.');
 const isIn = (status: ImageStatus, event: StatusEvent<ImageStatus>) => event.from.includes(status);
 
@@ -95,7 +112,7 @@ export function createImageService(deps: ImageServiceDeps) {
       .catch((error: unknown) => {
         if (!isUniqueViolation(error, UNIQUE_FILENAME_PER_BATCH)) throw error;
         throw new AppError('filename_conflict', `Another image of the batch is already named ${filename}.`, [
-          { path: 'filename', message: `${filename} is taken in this batch.`, code: 'filename_conflict' },
+          filenameError('filename_conflict', `${filename} is taken in this batch.`),
         ]);
       });
     if (!changed) return changedMeanwhile(userId, image.id);
@@ -124,7 +141,7 @@ export function createImageService(deps: ImageServiceDeps) {
     async listByBatch(
       userId: string,
       batchId: string,
-      query: { limit: number; cursor?: string; status?: ImageStatus },
+      query: { limit: number; cursor?: string; status?: ImageStatus; sort?: 'upload' | 'score' },
     ): Promise<Page<ImageView>> {
       if (!(await deps.batches.findByIdForUser(batchId, userId))) throw noSuchBatch();
       const page = await deps.images.listByBatch(batchId, userId, query);
@@ -137,9 +154,36 @@ export function createImageService(deps: ImageServiceDeps) {
       const normalised = normalizeFilename(typed, target.options);
       if (!normalised.ok) {
         const message = FILENAME_REJECTIONS[normalised.reason];
-        throw new AppError('invalid_filename', message, [{ path: 'filename', message, code: 'invalid_filename' }]);
+        throw new AppError('invalid_filename', message, [filenameError('invalid_filename', message)]);
       }
       return changeFilename(target, normalised.filename, 'user', userId);
+    },
+
+    /**
+     * What a rename to `typed` would give, saving nothing: the name as the rules make it, its score, and
+     * why it would be refused. For one of the user's images: its real format, its batch's locale and tags,
+     * and the batch's other names; otherwise the typed extension's format (JPEG when it names none).
+     */
+    async checkFilename(
+      userId: string,
+      check: { filename: string; imageId?: string; locale?: string },
+    ): Promise<FilenameCheckResponse> {
+      const image = check.imageId ? await ownImage(userId, check.imageId) : undefined;
+      const batch = image ? await deps.batches.findById(image.batchId) : undefined;
+      if (image && !batch) throw noSuchImage();
+      const format: ImageFormat = image?.metadata?.format ?? formatOfTypedName(check.filename) ?? 'jpeg';
+      const locale = batch?.locale ?? check.locale ?? 'en';
+      const normalised = normalizeFilename(check.filename, { format, locale });
+      if (!normalised.ok) {
+        const message = FILENAME_REJECTIONS[normalised.reason];
+        return { filename: null, valid: false, errors: [filenameError('invalid_filename', message)], seo: null };
+      }
+      const { filename } = normalised;
+      const seo = scoreFilename(filename, { tags: image?.visionTags ?? [], locale });
+      const taken =
+        image && filename !== image.filename && (await deps.images.isFilenameTaken(image.batchId, filename, image.id));
+      const errors = taken ? [filenameError('filename_conflict', `${filename} is taken in this batch.`)] : [];
+      return { filename, valid: !taken, errors, seo };
     },
 
     /** Back to the uploaded name (made path-safe, with the real extension) or to the analyser's proposal. */
