@@ -1,7 +1,7 @@
 import { createAccountService } from '@renamer/accounts';
 import { createRepositories } from '@renamer/db';
 import { closeQueues, createQueues } from '@renamer/queue';
-import type { ServiceDeps } from '@renamer/service-kit';
+import { createFeatureFlags, type ServiceDeps } from '@renamer/service-kit';
 import type { AdminEnv } from './env';
 
 export type AdminDeps = ServiceDeps<AdminEnv>;
@@ -10,7 +10,7 @@ export type AdminDeps = ServiceDeps<AdminEnv>;
  * The admin API's service graph, built once: repositories, the queues it inspects and the services its
  * routes call. `buildAdminApi` hands each route plugin what it uses; `close` ends what the graph opened.
  */
-export function createAdminServices({ env, platform }: AdminDeps) {
+export function createAdminServices({ env, logger, platform }: AdminDeps) {
   const repositories = createRepositories(platform.db.db);
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const accounts = createAccountService({
@@ -20,11 +20,22 @@ export function createAdminServices({ env, platform }: AdminDeps) {
     store: platform.store,
   });
 
+  const flags = createFeatureFlags({
+    repository: repositories.featureFlags,
+    redis: platform.redis,
+    redisPrefix: env.REDIS_PREFIX,
+    logger,
+  });
+
   return {
     repositories,
     queues,
     accounts,
-    close: () => closeQueues(queues),
+    flags,
+    close: async () => {
+      await flags.close();
+      await closeQueues(queues);
+    },
   };
 }
 

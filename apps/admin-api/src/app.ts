@@ -3,6 +3,7 @@ import { createHttpService, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
+import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
 
@@ -37,6 +38,12 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     routes: async (admin) => {
       await admin.register(healthRoutes, { healthChecks: platform.healthChecks, queues: services.queues });
       await admin.register(userRoutes, { accounts: services.accounts });
+      await admin.register(featureFlagRoutes, {
+        db: platform.db.db,
+        featureFlags: services.repositories.featureFlags,
+        auditLog: services.repositories.auditLog,
+        flags: services.flags,
+      });
     },
   });
   return app;

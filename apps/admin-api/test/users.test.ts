@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { browser } from '@renamer/api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminStack, startAdminStack } from './support/admin-stack';
+import {
+  type AdminStack,
+  signedIn as signedInTo,
+  startAdminStack,
+  userWithApiKey as withApiKey,
+} from './support/admin-stack';
 
 const ADMIN_EMAIL = 'ops@renamer.test';
 let stack: AdminStack;
@@ -9,28 +13,9 @@ let stack: AdminStack;
 beforeAll(async () => {
   stack = await startAdminStack({ name: 'admin-users', adminEmails: ADMIN_EMAIL });
 });
+const signedIn = (email?: string) => signedInTo(stack, email);
+const userWithApiKey = () => withApiKey(stack);
 afterAll(() => stack?.close());
-
-/** A person signed in on the API: their browser there, and on the admin API with the same cookies. */
-async function signedIn(email = `user-${randomUUID().slice(0, 8)}@renamer.test`) {
-  const { jar } = await stack.signIn(email);
-  const api = browser(stack.apiUrl, jar);
-  const { id } = (await (await api.fetch('/api/auth/me')).json()) as { id: string };
-  return { id, api, admin: browser(stack.adminUrl, jar, stack.apiUrl) };
-}
-
-/** A user with an API key, as a script would call the API. */
-async function userWithApiKey() {
-  const user = await signedIn();
-  const created = await user.api.fetch('/api/auth/api-keys', {
-    method: 'POST',
-    json: { name: 'script' },
-    csrf: await user.api.csrfToken(),
-  });
-  const { key } = (await created.json()) as { key: string };
-  const callApi = () => fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
-  return { ...user, callApi };
-}
 
 describe('bans', () => {
   it("bans a user with the session cookie and the API's CSRF token; their API key then answers 403 banned until an unban", async () => {

@@ -14,8 +14,9 @@ import {
   subscribeToProgress,
 } from '@renamer/pipeline';
 import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
-import { createRedis, type ServiceDeps, withTimeout } from '@renamer/service-kit';
+import { createFeatureFlags, createRedis, type Metrics, type ServiceDeps, withTimeout } from '@renamer/service-kit';
 import type { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';
 import { createApiKeyService } from './services/api-keys';
 import { createBatchService } from './services/batches/batch-service';
@@ -46,10 +47,22 @@ const WS_MAX_BUFFERED_BYTES = 2 ** 20;
  * progress publisher, and the services the routes call. Nothing here knows about HTTP; `buildApi` hands
  * each route plugin the services it uses. `close` ends what the graph opened.
  */
-export function createApiServices({ env, logger, platform }: ApiDeps) {
+export function createApiServices({ env, logger, platform }: ApiDeps, metrics: Metrics) {
   turnOffImageCache();
   configureCameraDecoding({ heicThreads: env.HEIC_DECODE_THREADS });
   const repositories = createRepositories(platform.db.db);
+  const flags = createFeatureFlags({
+    repository: repositories.featureFlags,
+    redis: platform.redis,
+    redisPrefix: env.REDIS_PREFIX,
+    logger,
+  });
+  const uploadsRejected = new Counter({
+    name: 'uploads_rejected_total',
+    help: 'Files refused at upload, by problem code (a whole-request refusal counts once).',
+    labelNames: ['code'] as const,
+    registers: [metrics.registry],
+  });
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
   const publish = createProgressPublisher(platform.redis, env.REDIS_PREFIX);
@@ -103,7 +116,14 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
   const llmConfig = llmConfigFromEnv(env);
   const keywords = createKeywordService({
     providers: [
-      ...(llmConfig ? [llmKeywordProvider(createLlmProvider(llmConfig, { logger }))] : []),
+      ...(llmConfig
+        ? [
+            {
+              ...llmKeywordProvider(createLlmProvider(llmConfig, { logger })),
+              enabled: () => flags.isEnabled('llm-keywords'),
+            },
+          ]
+        : []),
       createLocalKeywordProvider(),
     ],
     images: repositories.images,
@@ -117,6 +137,11 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     images: repositories.images,
     store: platform.store,
     scheduler,
+    uploadsEnabled: () => flags.isEnabled('uploads-enabled'),
+    async recordRejections(codes) {
+      for (const code of codes) uploadsRejected.inc({ code });
+      await repositories.uploadRejections.record(codes, new Date());
+    },
     limits: {
       maxFileBytes: env.UPLOAD_MAX_FILE_BYTES,
       maxRawBytes: env.UPLOAD_MAX_RAW_BYTES,
@@ -139,6 +164,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     publicUrl: env.PUBLIC_URL,
     signingSecret: env.SESSION_SECRET,
     embedder,
+    embedEnabled: () => flags.isEnabled('embed-metadata'),
   });
 
   const progressHub = createProgressHub({
@@ -180,6 +206,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
   const billing = billingOf(env, platform.db.db, repositories);
   return {
     repositories,
+    flags,
     billing,
     payments: billing && createBillingService({ ...billing.deps, publicUrl: env.PUBLIC_URL }),
     oidc,
@@ -196,6 +223,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps) {
     listenForProgress,
 
     async close() {
+      await flags.close();
       await progressHub.close();
       await embedder.close();
       await closeCameraDecoding();

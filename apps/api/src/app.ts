@@ -38,7 +38,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     securityHeaders: true,
     checkResponses: env.NODE_ENV === 'test',
   });
-  const services = createApiServices(deps);
+  const services = createApiServices(deps, metrics);
   app.addHook('onListen', async () => services.listenForProgress());
   app.addHook('onClose', services.close);
   registerHubMetrics(metrics, services.progressHub);

@@ -11,7 +11,13 @@ import {
   type JobHandlers,
   scheduleEvery,
 } from '@renamer/queue';
-import { createHttpService, createMetrics, createRedis, type ServiceDeps } from '@renamer/service-kit';
+import {
+  createFeatureFlags,
+  createHttpService,
+  createMetrics,
+  createRedis,
+  type ServiceDeps,
+} from '@renamer/service-kit';
 import { createImageAnalyzer } from './analysis/create-image-analyzer';
 import type { ImageAnalyzer } from './analysis/image-analyzer';
 import { createVisionToolkit } from './analysis/vision-toolkit';
@@ -56,6 +62,12 @@ export function buildWorker({
   // BullMQ waits for Redis on a connection of its own; the platform's fails fast.
   const bullConnection = createRedis(env.REDIS_URL, { lazyConnect: false }, logger);
   const repositories = createRepositories(platform.db.db);
+  const flags = createFeatureFlags({
+    repository: repositories.featureFlags,
+    redis: platform.redis,
+    redisPrefix: env.REDIS_PREFIX,
+    logger,
+  });
   const queues = createQueues(bullConnection, env.REDIS_PREFIX);
   const flows = createFlowProducer(bullConnection, env.REDIS_PREFIX);
   const tracker = createBatchTracker({
@@ -84,10 +96,14 @@ export function buildWorker({
       tracker,
       analyzer: wrapAnalyzer(
         // The provider bounds a call, retries included; waiting for one of its concurrency slots comes first.
-        createImageAnalyzer(toolkit, { steps: env.ANALYSIS_STEPS, llmTimeoutMs: 2 * (llmConfig?.timeoutMs ?? 0) }),
+        createImageAnalyzer(toolkit, {
+          steps: env.ANALYSIS_STEPS,
+          llmTimeoutMs: 2 * (llmConfig?.timeoutMs ?? 0),
+          llmEnabled: () => flags.isEnabled('llm-analysis'),
+        }),
       ),
       tempDir: env.WORK_DIR,
-      refuseUnsafe: env.REFUSE_UNSAFE_IMAGES,
+      refuseUnsafe: () => flags.isEnabled('refuse-unsafe-images'),
     }),
     'reconcile-images': reconcileImagesHandler({
       images: repositories.images,
@@ -132,6 +148,7 @@ export function buildWorker({
       () => http.close(),
       () => pool.close(),
       () => toolkit.close(),
+      () => flags.close(),
       () => closeCameraDecoding(),
       () => flows.close(),
       () => closeQueues(queues),

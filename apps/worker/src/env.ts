@@ -32,8 +32,6 @@ export const workerEnvSchema = serviceEnvSchema({
     .transform((steps) => new Set(steps)),
   /** The summed probability of the unsafe classes above which an image is judged unsafe. */
   SAFETY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
-  /** Fail images judged unsafe instead of naming them. */
-  REFUSE_UNSAFE_IMAGES: z.stringbool().default(false),
   ...llmEnv,
 });
 

@@ -38,7 +38,7 @@ function handler(overrides: Partial<AnalyzeImageDeps> = {}) {
     tracker: world.tracker,
     analyzer: createStepPipeline([metadataStep]),
     tempDir: world.workDir,
-    refuseUnsafe: false,
+    refuseUnsafe: async () => false,
     ...overrides,
   });
 }
@@ -231,7 +231,10 @@ describe('analyze-image', () => {
     const analyzer = createStepPipeline([metadataStep, judgedUnsafe]);
 
     expect(
-      await handler({ analyzer, refuseUnsafe: true }).handle({ imageId: images[0]!.id, batchId: batch.id }, attempt),
+      await handler({ analyzer, refuseUnsafe: async () => true }).handle(
+        { imageId: images[0]!.id, batchId: batch.id },
+        attempt,
+      ),
     ).toEqual({ skipped: 'judged unsafe' });
     expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'failed', error: UNSAFE_IMAGE, filename: null });
 
@@ -242,7 +245,7 @@ describe('analyze-image', () => {
 
   it('does not name an image it was told to judge when the safety step could not judge it', async () => {
     const { batch, images } = await world.uploadBatch([{ name: 'n.png', bytes: await photo('png', 11, 20, 20) }]);
-    const unjudged = handler({ refuseUnsafe: true });
+    const unjudged = handler({ refuseUnsafe: async () => true });
 
     await expect(unjudged.handle({ imageId: images[0]!.id, batchId: batch.id }, attempt)).rejects.toThrow(
       'the safety step did not judge the image',

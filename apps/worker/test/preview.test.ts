@@ -28,7 +28,7 @@ const handler = () =>
     tracker: world.tracker,
     analyzer: createStepPipeline([metadataStep, pixelsStep]),
     tempDir: world.workDir,
-    refuseUnsafe: false,
+    refuseUnsafe: async () => false,
   });
 
 const stored = async (key: string) => Buffer.concat(await (await world.store.get(key)).toArray());

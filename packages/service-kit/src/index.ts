@@ -1,5 +1,6 @@
 export * from './call-log';
 export * from './env';
+export * from './feature-flags';
 export * from './health';
 export * from './http-service';
 export * from './lifecycle';

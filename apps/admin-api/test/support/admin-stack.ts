@@ -1,4 +1,5 @@
-import { startAuthStack } from '@renamer/api/testing';
+import { randomUUID } from 'node:crypto';
+import { browser, startAuthStack } from '@renamer/api/testing';
 import { buildAdminApi } from '../../src/app';
 import { loadAdminEnv } from '../../src/env';
 
@@ -24,3 +25,25 @@ export async function startAdminStack(options: { name: string; adminEmails: stri
 }
 
 export type AdminStack = Awaited<ReturnType<typeof startAdminStack>>;
+
+/** A person signed in on the API: their browser there, and on the admin API with the same cookies. */
+export async function signedIn(stack: AdminStack, email = `user-${randomUUID().slice(0, 8)}@renamer.test`) {
+  const { jar } = await stack.signIn(email);
+  const api = browser(stack.apiUrl, jar);
+  const { id } = (await (await api.fetch('/api/auth/me')).json()) as { id: string };
+  return { id, api, admin: browser(stack.adminUrl, jar, stack.apiUrl) };
+}
+
+/** A signed-in person with an API key too, as a script would call the API. */
+export async function userWithApiKey(stack: AdminStack, email?: string) {
+  const user = await signedIn(stack, email);
+  const created = await user.api.fetch('/api/auth/api-keys', {
+    method: 'POST',
+    json: { name: 'script' },
+    csrf: await user.api.csrfToken(),
+  });
+  const { key } = (await created.json()) as { key: string };
+  const callApi = (path = '/api/auth/me', init: RequestInit = {}) =>
+    fetch(`${stack.apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+  return { ...user, key, callApi };
+}

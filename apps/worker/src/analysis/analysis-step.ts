@@ -24,5 +24,7 @@ export interface AnalysisStep {
   timeoutMs: number;
   /** An optional step that fails or runs out of time is recorded and skipped; a required one fails the attempt. */
   optional: boolean;
+  /** Asked before each run when given: a step switched off (a feature flag) is left out, unrecorded. */
+  enabled?(): Promise<boolean>;
   run(input: StepInput): Promise<StepSignals>;
 }

@@ -17,7 +17,7 @@ import type { VisionToolkit } from './vision-toolkit';
  */
 export function createImageAnalyzer(
   toolkit: VisionToolkit,
-  options: { steps: ReadonlySet<OptionalStep>; llmTimeoutMs: number },
+  options: { steps: ReadonlySet<OptionalStep>; llmTimeoutMs: number; llmEnabled?: () => Promise<boolean> },
 ): ImageAnalyzer {
   const steps = {
     'file-metadata': fileMetadataStep(toolkit),
@@ -25,7 +25,7 @@ export function createImageAnalyzer(
     objects: objectsStep(toolkit),
     text: textStep(toolkit),
     safety: safetyStep(toolkit),
-    llm: toolkit.llm ? llmStep(toolkit.llm, options.llmTimeoutMs) : null,
+    llm: toolkit.llm ? { ...llmStep(toolkit.llm, options.llmTimeoutMs), enabled: options.llmEnabled } : null,
   };
   const chosen = OPTIONAL_STEPS.flatMap((name) => (options.steps.has(name) && steps[name] ? [steps[name]] : []));
   return createStepPipeline([metadataStep, ...chosen]);

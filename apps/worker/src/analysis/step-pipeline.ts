@@ -71,6 +71,7 @@ export function createStepPipeline(steps: readonly AnalysisStep[]): ImageAnalyze
       let safety: Analysis['safety'] = null;
       let perceptualHash: Analysis['perceptualHash'] = null;
       for (const step of steps) {
+        if (step.enabled && !(await step.enabled())) continue;
         const started = performance.now();
         const record = { step: step.name, source: step.source };
         try {

@@ -26,8 +26,8 @@ export interface AnalyzeImageDeps {
   tracker: Pick<BatchTracker, 'imagesChanged'>;
   analyzer: ImageAnalyzer;
   tempDir: string;
-  /** Fail an image the safety classifier judges unsafe, instead of naming it. */
-  refuseUnsafe: boolean;
+  /** Whether to fail an image the safety classifier judges unsafe, instead of naming it (asked per image). */
+  refuseUnsafe: () => Promise<boolean>;
 }
 
 /** What the analysis adds to the image row, beside its new name and status. */
@@ -141,9 +141,10 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         for (const skipped of analysis.provenance.filter((record) => record.outcome !== 'ok')) {
           logger.warn({ analysisStep: skipped }, 'optional analysis step skipped');
         }
+        const refuseUnsafe = await deps.refuseUnsafe();
         // Refusing what was not judged would let an unsafe image through whenever the classifier is down.
-        if (deps.refuseUnsafe && !analysis.safety) throw new Error('the safety step did not judge the image');
-        if (deps.refuseUnsafe && analysis.safety?.unsafe) {
+        if (refuseUnsafe && !analysis.safety) throw new Error('the safety step did not judge the image');
+        if (refuseUnsafe && analysis.safety?.unsafe) {
           await settleFailure(imageId, batchId, true, UNSAFE_IMAGE);
           return { skipped: 'judged unsafe' };
         }

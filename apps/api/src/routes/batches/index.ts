@@ -59,10 +59,12 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
           'too_many_files',
           'unsupported_media_type',
           'upload_rejected',
+          'uploads_disabled',
         ],
       },
     },
     async (request, reply) => {
+      await uploads.assertEnabled();
       if (!request.isMultipart()) throw new AppError('validation_failed', 'Send the files as multipart/form-data.');
       const body = readMultipartBody(request);
       const result = await uploads.upload(principalOf(request).user.id, body.parts, request.log).catch((error) => {

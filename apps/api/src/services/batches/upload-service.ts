@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
 import {
   AppError,
+  type ErrorCode,
   type ImageMetadata,
   isRawFormat,
   OriginalFilename,
@@ -52,6 +53,10 @@ export interface UploadServiceDeps {
   images: Pick<ImageRepository, 'insertMany' | 'findDuplicateChecksums'>;
   store: Pick<ObjectStore, 'putFile' | 'deleteMany'>;
   scheduler: Pick<BatchScheduler, 'schedule'>;
+  /** Off (`uploads-enabled`): every upload is refused before its body is read. */
+  uploadsEnabled: () => Promise<boolean>;
+  /** Counts the problem codes of the files an upload refused (each file once, a whole-request refusal once). */
+  recordRejections: (codes: readonly ErrorCode[]) => Promise<void>;
   limits: UploadLimits;
   now?: () => Date;
 }
@@ -260,99 +265,133 @@ export function createUploadService(deps: UploadServiceDeps) {
     }
   }
 
+  /** `upload`, noting the code of each file it refuses in `refusals`. */
+  async function storeUpload(userId: string, parts: AsyncIterable<Multipart>, log: CallLog, refusals: ErrorCode[]) {
+    const { accepted, refused, fields } = await readParts(parts);
+    try {
+      const options = UploadFields.safeParse(fields);
+      if (!options.success) {
+        throw new AppError(
+          'validation_failed',
+          'The upload fields are not valid.',
+          options.error.issues.map((issue) => ({ path: `body.${issue.path.join('.')}`, message: issue.message })),
+        );
+      }
+      if (accepted.length + refused.length === 0) {
+        throw new AppError('validation_failed', 'Send one or more files in parts named "files".');
+      }
+      const { fresh, duplicates, existingIdOf } = await splitExistingDuplicates(userId, accepted);
+      const rejectedFiles = [
+        ...refused.map((file) =>
+          file.duplicateOf && existingIdOf.has(file.duplicateOf)
+            ? { ...file, duplicateOf: existingIdOf.get(file.duplicateOf)!, detail: 'You already have this image.' }
+            : file,
+        ),
+        ...duplicates,
+      ];
+      refusals.push(...rejectedFiles.map((file) => file.code));
+      if (fresh.length === 0) {
+        throw new AppError(
+          'upload_rejected',
+          'No file of this upload was accepted; each entry of errors says why.',
+          rejectedFiles.map((file) => ({ path: file.originalFilename, message: file.detail, code: file.code })),
+        );
+      }
+      const overQuota = (error: unknown) => {
+        if (error instanceof AppError && error.code === 'quota_exceeded') {
+          refusals.push(...fresh.map(() => 'quota_exceeded' as const));
+        }
+        throw error;
+      };
+      await assertQuotaLeft(userId, fresh.length).catch(overQuota);
+      const keys = await storeObjects(userId, fresh);
+      const batch = await deps.db
+        .transaction(async (tx) => {
+          if ((await deps.users.reserveQuota(userId, fresh.length, now(), tx)) === null) {
+            throw new AppError('quota_exceeded', 'This upload would take you past your monthly quota.');
+          }
+          const created = await deps.batches.create(
+            {
+              userId,
+              name: options.data.name || null,
+              locale: options.data.locale,
+              keywords: options.data.keywords,
+              context: options.data.context?.trim() || null,
+              total: fresh.length,
+            },
+            tx,
+          );
+          await deps.images.insertMany(
+            fresh.map((file, index) => ({
+              id: file.imageId,
+              batchId: created.id,
+              userId,
+              originalFilename: file.originalFilename,
+              checksum: file.file.sha256,
+              size: file.file.size,
+              mimeType: file.mimeType,
+              storageKey: keys[index]!,
+              metadata: file.metadata,
+            })),
+            tx,
+          );
+          return created;
+        })
+        .catch(overQuota)
+        .catch(async (error) => {
+          await deps.store.deleteMany(keys).catch(() => undefined);
+          throw isUniqueViolation(error, UNIQUE_FILE_PER_USER)
+            ? new AppError(
+                'duplicate_file',
+                'Another upload stored some of these files at the same moment; send this one again to see which.',
+              )
+            : error;
+        });
+      // Rows are committed first: if queueing fails here, the reconciler queues them later.
+      await deps.scheduler
+        .schedule(
+          batch.id,
+          fresh.map((file) => file.imageId),
+        )
+        .catch((err) => log.error({ err, batchId: batch.id }, 'batch not queued; the reconciler will'));
+      return {
+        batchId: batch.id,
+        status: batch.status,
+        total: fresh.length,
+        accepted: fresh.map(({ imageId, originalFilename }) => ({ imageId, originalFilename })),
+        rejected: rejectedFiles,
+      };
+    } finally {
+      await Promise.all(accepted.map(({ file }) => file.cleanup()));
+    }
+  }
+
+  /** Counted, or logged when it cannot be: a lost count would hide a problem from operators. */
+  async function countRefusals(codes: readonly ErrorCode[], log: CallLog) {
+    if (codes.length === 0) return;
+    await deps.recordRejections(codes).catch((err) => log.error({ err, codes }, 'upload rejections not counted'));
+  }
+
   return {
     /** What uploads are checked against; the route's multipart parser is set up from them too. */
     limits,
 
+    /** Checked right after the credentials, before the body is read. */
+    async assertEnabled() {
+      if (!(await deps.uploadsEnabled())) {
+        throw new AppError('uploads_disabled', 'Uploads are switched off for now; try again later.');
+      }
+    },
+
     async upload(userId: string, parts: AsyncIterable<Multipart>, log: CallLog) {
-      const { accepted, refused, fields } = await readParts(parts);
+      const refusals: ErrorCode[] = [];
       try {
-        const options = UploadFields.safeParse(fields);
-        if (!options.success) {
-          throw new AppError(
-            'validation_failed',
-            'The upload fields are not valid.',
-            options.error.issues.map((issue) => ({ path: `body.${issue.path.join('.')}`, message: issue.message })),
-          );
-        }
-        if (accepted.length + refused.length === 0) {
-          throw new AppError('validation_failed', 'Send one or more files in parts named "files".');
-        }
-        const { fresh, duplicates, existingIdOf } = await splitExistingDuplicates(userId, accepted);
-        const rejectedFiles = [
-          ...refused.map((file) =>
-            file.duplicateOf && existingIdOf.has(file.duplicateOf)
-              ? { ...file, duplicateOf: existingIdOf.get(file.duplicateOf)!, detail: 'You already have this image.' }
-              : file,
-          ),
-          ...duplicates,
-        ];
-        if (fresh.length === 0) {
-          throw new AppError(
-            'upload_rejected',
-            'No file of this upload was accepted; each entry of errors says why.',
-            rejectedFiles.map((file) => ({ path: file.originalFilename, message: file.detail, code: file.code })),
-          );
-        }
-        await assertQuotaLeft(userId, fresh.length);
-        const keys = await storeObjects(userId, fresh);
-        const batch = await deps.db
-          .transaction(async (tx) => {
-            if ((await deps.users.reserveQuota(userId, fresh.length, now(), tx)) === null) {
-              throw new AppError('quota_exceeded', 'This upload would take you past your monthly quota.');
-            }
-            const created = await deps.batches.create(
-              {
-                userId,
-                name: options.data.name || null,
-                locale: options.data.locale,
-                keywords: options.data.keywords,
-                context: options.data.context?.trim() || null,
-                total: fresh.length,
-              },
-              tx,
-            );
-            await deps.images.insertMany(
-              fresh.map((file, index) => ({
-                id: file.imageId,
-                batchId: created.id,
-                userId,
-                originalFilename: file.originalFilename,
-                checksum: file.file.sha256,
-                size: file.file.size,
-                mimeType: file.mimeType,
-                storageKey: keys[index]!,
-                metadata: file.metadata,
-              })),
-              tx,
-            );
-            return created;
-          })
-          .catch(async (error) => {
-            await deps.store.deleteMany(keys).catch(() => undefined);
-            throw isUniqueViolation(error, UNIQUE_FILE_PER_USER)
-              ? new AppError(
-                  'duplicate_file',
-                  'Another upload stored some of these files at the same moment; send this one again to see which.',
-                )
-              : error;
-          });
-        // Rows are committed first: if queueing fails here, the reconciler queues them later.
-        await deps.scheduler
-          .schedule(
-            batch.id,
-            fresh.map((file) => file.imageId),
-          )
-          .catch((err) => log.error({ err, batchId: batch.id }, 'batch not queued; the reconciler will'));
-        return {
-          batchId: batch.id,
-          status: batch.status,
-          total: fresh.length,
-          accepted: fresh.map(({ imageId, originalFilename }) => ({ imageId, originalFilename })),
-          rejected: rejectedFiles,
-        };
+        return await storeUpload(userId, parts, log, refusals);
+      } catch (error) {
+        if (error instanceof AppError && refusals.length === 0) refusals.push(error.code);
+        throw error;
       } finally {
-        await Promise.all(accepted.map(({ file }) => file.cleanup()));
+        await countRefusals(refusals, log);
       }
     },
   };

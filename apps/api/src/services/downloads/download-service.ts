@@ -49,6 +49,8 @@ export interface DownloadServiceDeps {
   signingSecret: string;
   /** Writes an image's SEO fields into a copy of it (one long-lived ExifTool). */
   embedder: Pick<MetadataEmbedder, 'embed' | 'sidecar'>;
+  /** Off (`embed-metadata`): links asked for with `embed` serve the originals. */
+  embedEnabled: () => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -240,7 +242,7 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
       // A RAW file alone goes out as uploaded: its sidecar only has a place beside it in the archive.
-      if (embed && !isRaw(image.mimeType)) {
+      if (embed && !isRaw(image.mimeType) && (await deps.embedEnabled())) {
         const expiresAt = expiryAfter(now(), IMAGE_LINK_SECONDS);
         const download = await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt });
         return { url: filesUrl(deps.links.embeddedImage(download.id, expiresAt)), expiresAt: expiresAt.toISOString() };
@@ -263,9 +265,10 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     async batchLink(
       userId: string,
       batchId: string,
-      { approvedOnly, ...options }: ArchiveOptions & { approvedOnly: boolean },
+      { approvedOnly, ...asked }: ArchiveOptions & { approvedOnly: boolean },
     ): Promise<BatchDownloadResponse> {
       const { entries } = await contentsFor(userId, batchId, approvedOnly);
+      const options = { ...asked, embed: asked.embed && (await deps.embedEnabled()) };
       // The kit's own rules judge a baseUrl (400 validation_failed), now rather than when the link is fetched.
       if (options.manifest && options.baseUrl !== undefined) parseBaseUrl(options.baseUrl);
       if (entries.length === 0) {

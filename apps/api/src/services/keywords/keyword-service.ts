@@ -72,6 +72,7 @@ export function createKeywordService(deps: KeywordServiceDeps) {
     const preferred = deps.providers.slice(0, -1);
     const lastResort = deps.providers.at(-1)!;
     for (const provider of preferred) {
+      if (provider.enabled && !(await provider.enabled())) continue;
       try {
         return { answer: schema.parse(await ask(provider)), provider: provider.name };
       } catch (err) {
