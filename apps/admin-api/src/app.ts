@@ -3,6 +3,7 @@ import { createHttpService, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
+import { analyticsRoutes } from './routes/analytics';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
@@ -38,6 +39,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     routes: async (admin) => {
       await admin.register(healthRoutes, { healthChecks: platform.healthChecks, queues: services.queues });
       await admin.register(userRoutes, { accounts: services.accounts });
+      await admin.register(analyticsRoutes, { analytics: services.repositories.analytics });
       await admin.register(featureFlagRoutes, {
         db: platform.db.db,
         featureFlags: services.repositories.featureFlags,

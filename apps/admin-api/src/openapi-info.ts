@@ -13,6 +13,8 @@ export const ADMIN_OPENAPI: OpenApiOptions = {
   securitySchemes: SECURITY_SCHEMES,
   tags: [
     { name: 'health', description: 'Dependencies, queues and workers.' },
-    { name: 'users', description: 'Users’ accounts: bans.' },
+    { name: 'users', description: 'Users’ accounts: search, plans, quotas, roles, bans.' },
+    { name: 'analytics', description: 'Activity and revenue over a range.' },
+    { name: 'feature-flags', description: 'Switches every service reads within seconds.' },
   ],
 };

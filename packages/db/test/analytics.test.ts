@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnalyticsRepository } from '../src';
-import { batches, images, payments, users } from '../src/schema';
+import { createAnalyticsRepository, createUploadRejectionRepository } from '../src';
+import { batches, filenameHistory, images, payments, users } from '../src/schema';
 import { connectTestDb, sha256Hex } from './support/database';
 import { imageInput } from './support/fixtures';
 
@@ -33,12 +33,26 @@ beforeAll(async () => {
     .insert(batches)
     .values({ userId: pro!.id, total: 3, createdAt: day(1) })
     .returning();
-  await client.db.insert(images).values([
-    { ...imageInput(batch!.id, pro!.id), status: 'ready', createdAt: day(1) },
-    { ...imageInput(batch!.id, pro!.id), status: 'failed', createdAt: day(1) },
-    { ...imageInput(batch!.id, pro!.id), status: 'approved', createdAt: day(3) },
-    { ...imageInput(batch!.id, pro!.id), status: 'queued', createdAt: day(5) },
+  const [ready, , approved] = await client.db
+    .insert(images)
+    .values([
+      { ...imageInput(batch!.id, pro!.id), status: 'ready', createdAt: day(1) },
+      { ...imageInput(batch!.id, pro!.id), status: 'failed', createdAt: day(1) },
+      { ...imageInput(batch!.id, pro!.id), status: 'approved', createdAt: day(3) },
+      { ...imageInput(batch!.id, pro!.id), status: 'queued', createdAt: day(5) },
+    ])
+    .returning();
+  // Proposed 30 s and 90 s after upload; a later rename by the person does not count as processing.
+  const after = (image: typeof ready, seconds: number) => new Date(image!.createdAt.getTime() + seconds * 1000);
+  await client.db.insert(filenameHistory).values([
+    { imageId: ready!.id, newFilename: 'a.jpg', source: 'proposal', createdAt: after(ready, 30) },
+    { imageId: ready!.id, newFilename: 'b.jpg', source: 'user', createdAt: after(ready, 600) },
+    { imageId: approved!.id, newFilename: 'c.jpg', source: 'proposal', createdAt: after(approved, 90) },
   ]);
+  const rejections = createUploadRejectionRepository(client.db);
+  await rejections.record(['unsupported_media_type', 'file_too_large', 'unsupported_media_type'], day(1));
+  await rejections.record(['unsupported_media_type', 'quota_exceeded'], day(3, 23));
+  await rejections.record(['file_too_large'], day(5));
   await client.db.insert(payments).values([
     { userId: pro!.id, amount: 1_000, currency: 'eur', status: 'succeeded', createdAt: day(1) },
     {
@@ -61,7 +75,12 @@ describe('analytics repository', () => {
     expect(summary.users.total).toBeGreaterThanOrEqual(2);
     expect(summary.users.byPlan.pro).toBeGreaterThanOrEqual(1);
     expect(summary.batches).toBe(1);
-    expect(summary.images).toEqual({ uploaded: 3, processed: 2, failed: 1 });
+    expect(summary.images).toEqual({ uploaded: 3, processed: 2, failed: 1, averageProcessingSeconds: 60 });
+    expect(summary.rejections).toEqual([
+      { code: 'unsupported_media_type', count: 3 },
+      { code: 'file_too_large', count: 1 },
+      { code: 'quota_exceeded', count: 1 },
+    ]);
     expect(summary.revenue).toEqual([
       { currency: 'eur', amount: 1_600 },
       { currency: 'usd', amount: 2_000 },
@@ -71,9 +90,9 @@ describe('analytics repository', () => {
   it('gives one row per day, zeros included', async () => {
     const pad = (n: number) => `${year}-01-0${n}`;
     expect(await analytics.dailyActivity(range)).toEqual([
-      { date: pad(1), newUsers: 1, batches: 1, images: 2, failedImages: 1 },
-      { date: pad(2), newUsers: 0, batches: 0, images: 0, failedImages: 0 },
-      { date: pad(3), newUsers: 1, batches: 0, images: 1, failedImages: 0 },
+      { date: pad(1), newUsers: 1, batches: 1, images: 2, failedImages: 1, rejectedFiles: 3 },
+      { date: pad(2), newUsers: 0, batches: 0, images: 0, failedImages: 0, rejectedFiles: 0 },
+      { date: pad(3), newUsers: 1, batches: 0, images: 1, failedImages: 0, rejectedFiles: 2 },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { PLANS, type Plan } from '@renamer/contracts';
-import { type AnyColumn, and, count, gte, inArray, lt, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, desc, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { batches, images, payments, users } from '../schema';
+import { batches, filenameHistory, images, payments, uploadRejections, users } from '../schema';
 
 export interface AnalyticsRange {
   /** Inclusive. */
@@ -16,11 +16,24 @@ export interface CurrencyAmount {
   amount: number;
 }
 
+export interface RejectionCount {
+  code: string;
+  count: number;
+}
+
 export interface AnalyticsSummary {
   users: { total: number; new: number; byPlan: Record<Plan, number> };
   batches: number;
-  images: { uploaded: number; processed: number; failed: number };
+  images: {
+    uploaded: number;
+    processed: number;
+    failed: number;
+    /** From upload to the analyser's first proposal, over the images of the range that have one; null for none. */
+    averageProcessingSeconds: number | null;
+  };
   revenue: CurrencyAmount[];
+  /** Files refused at upload by problem code, most frequent first. */
+  rejections: RejectionCount[];
 }
 
 export interface DailyActivity {
@@ -30,6 +43,7 @@ export interface DailyActivity {
   batches: number;
   images: number;
   failedImages: number;
+  rejectedFiles: number;
 }
 
 export interface DailyRevenue extends CurrencyAmount {
@@ -42,11 +56,23 @@ function createdWithin(column: AnyColumn, range: AnalyticsRange) {
   return and(gte(column, range.from), lt(column, range.to));
 }
 
+/** The UTC days a range touches, as `date` values: rejections are counted per day. */
+function daysOf(range: AnalyticsRange) {
+  const first = range.from.toISOString().slice(0, 10);
+  const last = new Date(range.to.getTime() - 1).toISOString().slice(0, 10);
+  return and(gte(uploadRejections.day, first), lte(uploadRejections.day, last));
+}
+
 export function createAnalyticsRepository(db: Database) {
   return {
     async summary(range: AnalyticsRange, tx?: Executor): Promise<AnalyticsSummary> {
       const q = tx ?? db;
-      const [userCounts, planCounts, [batchCount], [imageCounts], revenue] = await Promise.all([
+      const firstProposal = q
+        .select({ at: sql<Date>`min(${filenameHistory.createdAt})`.as('at') })
+        .from(filenameHistory)
+        .where(and(sql`${filenameHistory.imageId} = ${images.id}`, sql`${filenameHistory.source} = 'proposal'`))
+        .as('first_proposal');
+      const [userCounts, planCounts, [batchCount], [imageCounts], [timing], revenue, rejections] = await Promise.all([
         q
           .select({
             total: count(),
@@ -66,6 +92,13 @@ export function createAnalyticsRepository(db: Database) {
           .where(createdWithin(images.createdAt, range)),
         q
           .select({
+            seconds: sql<number | null>`avg(extract(epoch from ${firstProposal.at} - ${images.createdAt}))::float8`,
+          })
+          .from(images)
+          .innerJoinLateral(firstProposal, sql`${firstProposal.at} is not null`)
+          .where(createdWithin(images.createdAt, range)),
+        q
+          .select({
             currency: payments.currency,
             amount: sql<number>`(sum(${payments.amount} - ${payments.refundedAmount}))::float8`,
           })
@@ -73,6 +106,12 @@ export function createAnalyticsRepository(db: Database) {
           .where(and(createdWithin(payments.createdAt, range), inArray(payments.status, PAID_STATUSES)))
           .groupBy(payments.currency)
           .orderBy(payments.currency),
+        q
+          .select({ code: uploadRejections.code, count: sql<number>`sum(${uploadRejections.count})::integer` })
+          .from(uploadRejections)
+          .where(daysOf(range))
+          .groupBy(uploadRejections.code)
+          .orderBy(desc(sql`sum(${uploadRejections.count})`), uploadRejections.code),
       ]);
       const byPlan = Object.fromEntries(PLANS.map((plan) => [plan, 0])) as Record<Plan, number>;
       for (const row of planCounts) byPlan[row.plan] = row.count;
@@ -83,8 +122,10 @@ export function createAnalyticsRepository(db: Database) {
           uploaded: imageCounts?.uploaded ?? 0,
           processed: imageCounts?.processed ?? 0,
           failed: imageCounts?.failed ?? 0,
+          averageProcessingSeconds: timing?.seconds ?? null,
         },
         revenue,
+        rejections,
       };
     },
 
@@ -98,6 +139,7 @@ export function createAnalyticsRepository(db: Database) {
         batches: number;
         images: number;
         failedImages: number;
+        rejectedFiles: number;
       }>(sql`
         with days as (
           select generate_series(
@@ -121,16 +163,25 @@ export function createAnalyticsRepository(db: Database) {
                  count(*) filter (where ${images.status} = 'failed') as failed
           from ${images} where ${images.createdAt} >= ${from}::timestamptz and ${images.createdAt} < ${to}::timestamptz
           group by 1
+        ),
+        rejected as (
+          select ${uploadRejections.day}::timestamp as day, sum(${uploadRejections.count}) as n
+          from ${uploadRejections}
+          where ${uploadRejections.day} >= (${from}::timestamptz at time zone 'UTC')::date
+            and ${uploadRejections.day} <= ((${to}::timestamptz - interval '1 millisecond') at time zone 'UTC')::date
+          group by 1
         )
         select to_char(days.day, 'YYYY-MM-DD') as "date",
                coalesce(new_users.n, 0)::integer as "newUsers",
                coalesce(new_batches.n, 0)::integer as "batches",
                coalesce(new_images.n, 0)::integer as "images",
-               coalesce(new_images.failed, 0)::integer as "failedImages"
+               coalesce(new_images.failed, 0)::integer as "failedImages",
+               coalesce(rejected.n, 0)::integer as "rejectedFiles"
         from days
         left join new_users on new_users.day = days.day
         left join new_batches on new_batches.day = days.day
         left join new_images on new_images.day = days.day
+        left join rejected on rejected.day = days.day
         order by days.day
       `);
       return [...rows];

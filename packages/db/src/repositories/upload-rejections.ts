@@ -2,11 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { uploadRejections } from '../schema';
 
-export interface RejectionCount {
-  code: string;
-  count: number;
-}
-
 export function createUploadRejectionRepository(db: Database) {
   return {
     /**
