@@ -1,4 +1,6 @@
 import { createAccountService } from '@renamer/accounts';
+import { createCredentialsEndedPublisher } from '@renamer/auth';
+import { billingConfigFromEnv, createStripeClient } from '@renamer/billing';
 import { createRepositories } from '@renamer/db';
 import { closeQueues, createQueues } from '@renamer/queue';
 import { createFeatureFlags, type ServiceDeps } from '@renamer/service-kit';
@@ -18,6 +20,7 @@ export function createAdminServices({ env, logger, platform }: AdminDeps) {
     users: repositories.users,
     auditLog: repositories.auditLog,
     store: platform.store,
+    announceEnded: createCredentialsEndedPublisher(platform.redis, env.REDIS_PREFIX, logger),
   });
 
   const flags = createFeatureFlags({
@@ -27,11 +30,15 @@ export function createAdminServices({ env, logger, platform }: AdminDeps) {
     logger,
   });
 
+  const billing = billingConfigFromEnv(env);
+
   return {
     repositories,
     queues,
     accounts,
     flags,
+    /** Stripe's client, or null when payments are not configured. */
+    stripe: billing && createStripeClient(billing),
     close: async () => {
       await flags.close();
       await closeQueues(queues);

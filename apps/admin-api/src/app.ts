@@ -4,8 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
 import { analyticsRoutes } from './routes/analytics';
+import { auditLogRoutes } from './routes/audit-log';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
+import { paymentRoutes } from './routes/payments';
 import { userRoutes } from './routes/users';
 
 /**
@@ -38,8 +40,18 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     role: 'admin',
     routes: async (admin) => {
       await admin.register(healthRoutes, { healthChecks: platform.healthChecks, queues: services.queues });
-      await admin.register(userRoutes, { accounts: services.accounts });
+      await admin.register(userRoutes, {
+        accounts: services.accounts,
+        users: services.repositories.users,
+        payments: services.repositories.payments,
+      });
       await admin.register(analyticsRoutes, { analytics: services.repositories.analytics });
+      await admin.register(paymentRoutes, {
+        payments: services.repositories.payments,
+        auditLog: services.repositories.auditLog,
+        stripe: services.stripe,
+      });
+      await admin.register(auditLogRoutes, { auditLog: services.repositories.auditLog });
       await admin.register(featureFlagRoutes, {
         db: platform.db.db,
         featureFlags: services.repositories.featureFlags,

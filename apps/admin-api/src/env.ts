@@ -1,3 +1,4 @@
+import { billingEnv } from '@renamer/billing';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 
@@ -5,6 +6,8 @@ export const adminEnvSchema = serviceEnvSchema({
   ADMIN_API_PORT: portVariable(3001),
   TRUST_PROXY: z.stringbool().default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  // Refunds go through Stripe with the API's keys.
+  ...billingEnv,
 });
 
 export type AdminEnv = z.infer<typeof adminEnvSchema>;

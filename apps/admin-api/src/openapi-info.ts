@@ -15,6 +15,8 @@ export const ADMIN_OPENAPI: OpenApiOptions = {
     { name: 'health', description: 'Dependencies, queues and workers.' },
     { name: 'users', description: 'Users’ accounts: search, plans, quotas, roles, bans.' },
     { name: 'analytics', description: 'Activity and revenue over a range.' },
+    { name: 'payments', description: 'Payments and refunds through Stripe.' },
+    { name: 'audit-log', description: 'What admins did, with before and after.' },
     { name: 'feature-flags', description: 'Switches every service reads within seconds.' },
   ],
 };

@@ -1,4 +1,5 @@
 import { createAccountService } from '@renamer/accounts';
+import { createCredentialsEndedPublisher, subscribeToCredentialsEnded } from '@renamer/auth';
 import { billingConfigFromEnv, createBillingService, createStripeClient } from '@renamer/billing';
 import { AppError } from '@renamer/contracts';
 import { createRepositories, type Database, type Repositories } from '@renamer/db';
@@ -66,6 +67,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
   const queues = createQueues(platform.redis, env.REDIS_PREFIX);
   const flows = createFlowProducer(platform.redis, env.REDIS_PREFIX);
   const publish = createProgressPublisher(platform.redis, env.REDIS_PREFIX);
+  const announceEnded = createCredentialsEndedPublisher(platform.redis, env.REDIS_PREFIX, logger);
   const tracker = createBatchTracker({
     batches: repositories.batches,
     images: repositories.images,
@@ -86,14 +88,16 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     sessions: repositories.sessions,
     adminEmailHashes: new Set(env.ADMIN_EMAILS.map(emailHash)),
     sessionTtlSeconds: env.SESSION_TTL,
+    announceEnded,
   });
   const account = createAccountService({
     db: platform.db.db,
     users: repositories.users,
     auditLog: repositories.auditLog,
     store: platform.store,
+    announceEnded,
   });
-  const apiKeys = createApiKeyService({ apiKeys: repositories.apiKeys });
+  const apiKeys = createApiKeyService({ apiKeys: repositories.apiKeys, announceEnded });
   const batches = createBatchService({
     batches: repositories.batches,
     images: repositories.images,
@@ -201,6 +205,9 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     subscribeToProgress(progressSubscriber, env.REDIS_PREFIX, progressHub.deliver, (raw) =>
       logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
     ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));
+    subscribeToCredentialsEnded(progressSubscriber, env.REDIS_PREFIX, progressHub.endCredentials).catch((err) =>
+      logger.warn({ err }, 'ended credentials not subscribed; their sockets close at the next check'),
+    );
   }
 
   const billing = billingOf(env, platform.db.db, repositories);

@@ -13,6 +13,7 @@ const service = createSignInService({
   sessions: createSessionRepository(client.db),
   adminEmailHashes: new Set([emailHash(adminEmail)]),
   sessionTtlSeconds: 3600,
+  announceEnded: async () => {},
 });
 const identity = (email: string, emailVerified: boolean | undefined) => ({
   issuer: 'https://issuer.test',

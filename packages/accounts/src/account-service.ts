@@ -1,22 +1,34 @@
 import { AppError } from '@renamer/contracts';
-import type { AuditLogRepository, Database, User, UserRepository } from '@renamer/db';
-import { quotaRemaining } from '@renamer/domain';
+import type { AccountUpdate, AuditLogRepository, Database, Transaction, User, UserRepository } from '@renamer/db';
+import { PLAN_QUOTAS, quotaRemaining } from '@renamer/domain';
 import type { CallLog } from '@renamer/service-kit';
 import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
 
 export interface AccountDeps {
   db: Pick<Database, 'transaction'>;
-  users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete' | 'ban' | 'unban'>;
+  users: Pick<UserRepository, 'getUsage' | 'updateProfile' | 'delete' | 'ban' | 'unban' | 'updateAccount' | 'lockById'>;
   auditLog: Pick<AuditLogRepository, 'append'>;
   store: Pick<ObjectStore, 'deletePrefix'>;
+  /** Closes, on every API instance, the sockets of an account that was banned or deleted. */
+  announceEnded: (ended: { userId: string }) => Promise<void>;
   now?: () => Date;
 }
 
-/** An admin acting on another user's account. */
+/** An admin acting on another user's account, in a request the audit log names. */
 export interface AdminAction {
   actorId: string;
   userId: string;
+  requestId: string;
 }
+
+/** What an admin changes of an account, as the audit log keeps it before and after. */
+const auditedFields = (user: User) => ({
+  plan: user.plan,
+  quota: user.quota,
+  role: user.role,
+  bannedAt: user.bannedAt?.toISOString() ?? null,
+  banReason: user.banReason,
+});
 
 const gone = () => new AppError('not_found', 'This account no longer exists.');
 const noSuchUser = () => new AppError('not_found', 'There is no user with this id.');
@@ -27,6 +39,34 @@ const noSuchUser = () => new AppError('not_found', 'There is no user with this i
  */
 export function createAccountService(deps: AccountDeps) {
   const now = deps.now ?? (() => new Date());
+
+  /** The change and its audit entry (the user's row before and after) in one transaction, the row locked. */
+  async function changeAudited(
+    { actorId, userId, requestId }: AdminAction,
+    action: string,
+    change: (tx: Transaction) => Promise<User | null>,
+    details?: Record<string, unknown>,
+  ): Promise<User> {
+    return deps.db.transaction(async (tx) => {
+      const before = await deps.users.lockById(userId, tx);
+      if (!before) throw noSuchUser();
+      const after = (await change(tx))!;
+      await deps.auditLog.append(
+        {
+          actorId,
+          action,
+          targetType: 'user',
+          targetId: userId,
+          before: auditedFields(before),
+          after: auditedFields(after),
+          requestId,
+          ...(details ? { details } : {}),
+        },
+        tx,
+      );
+      return after;
+    });
+  }
 
   return {
     async quota(userId: string) {
@@ -48,36 +88,47 @@ export function createAccountService(deps: AccountDeps) {
     async delete(userId: string, log: CallLog): Promise<void> {
       if (!(await deps.users.delete(userId))) throw gone();
       log.info({ userId }, 'account deleted');
+      await deps.announceEnded({ userId });
       await deps.store.deletePrefix(userObjectPrefix(userId)).catch((err) => {
         log.error({ err, userId }, 'objects of a deleted account were not all removed');
       });
     },
 
     /** The user's sessions and API keys are refused (403 `banned`) from their next request; they are kept. */
-    async ban({ actorId, userId }: AdminAction, reason: string, log: CallLog): Promise<User> {
-      if (actorId === userId) throw new AppError('conflict', 'An admin cannot ban their own account.');
-      const user = await deps.db.transaction(async (tx) => {
-        const banned = await deps.users.ban(userId, reason, now(), tx);
-        if (!banned) throw noSuchUser();
-        await deps.auditLog.append(
-          { actorId, action: 'user.ban', targetType: 'user', targetId: userId, details: { reason } },
-          tx,
-        );
-        return banned;
+    /**
+     * The user's sessions and API keys are refused (403 `banned`) from their next request, and their open
+     * WebSockets are closed at once; the sessions and keys are kept.
+     */
+    async ban(action: AdminAction, reason: string, log: CallLog): Promise<User> {
+      if (action.actorId === action.userId) throw new AppError('conflict', 'An admin cannot ban their own account.');
+      const user = await changeAudited(action, 'user.ban', (tx) => deps.users.ban(action.userId, reason, now(), tx), {
+        reason,
       });
-      log.info({ actorId, userId, reason }, 'user banned');
+      log.info({ ...action, reason }, 'user banned');
+      await deps.announceEnded({ userId: action.userId });
       return user;
     },
 
     /** The user's sessions and API keys work again. */
-    async unban({ actorId, userId }: AdminAction, log: CallLog): Promise<User> {
-      const user = await deps.db.transaction(async (tx) => {
-        const unbanned = await deps.users.unban(userId, tx);
-        if (!unbanned) throw noSuchUser();
-        await deps.auditLog.append({ actorId, action: 'user.unban', targetType: 'user', targetId: userId }, tx);
-        return unbanned;
-      });
-      log.info({ actorId, userId }, 'user unbanned');
+    async unban(action: AdminAction, log: CallLog): Promise<User> {
+      const user = await changeAudited(action, 'user.unban', (tx) => deps.users.unban(action.userId, tx));
+      log.info(action, 'user unbanned');
+      return user;
+    },
+
+    /**
+     * Plan, quota and role. A plan without a quota brings the plan's quota; an admin cannot take the admin
+     * role from their own account.
+     */
+    async update(action: AdminAction, change: AccountUpdate, log: CallLog): Promise<User> {
+      if (action.actorId === action.userId && change.role === 'user') {
+        throw new AppError('conflict', 'An admin cannot take the admin role from their own account.');
+      }
+      const update = { ...change, quota: change.quota ?? (change.plan && PLAN_QUOTAS[change.plan]) };
+      const user = await changeAudited(action, 'user.update', (tx) =>
+        deps.users.updateAccount(action.userId, update, tx),
+      );
+      log.info({ ...action, change: update }, 'user account changed');
       return user;
     },
   };

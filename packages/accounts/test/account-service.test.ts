@@ -15,7 +15,12 @@ const accounts = createAccountService({
   users: repositories.users,
   auditLog: repositories.auditLog,
   store: platform.store,
+  announceEnded: async (ended) => {
+    announced.push(ended);
+  },
 });
+/** What the service announced to the API instances, as their WebSocket hubs hear it. */
+const announced: { userId: string }[] = [];
 
 afterAll(() => platform.close());
 
@@ -42,7 +47,7 @@ describe('bans', () => {
     const [admin, user] = [await newUser('admin'), await newUser()];
     const { log, lines } = recordingLog();
 
-    const banned = await accounts.ban({ actorId: admin.id, userId: user.id }, 'spam uploads', log);
+    const banned = await accounts.ban({ actorId: admin.id, userId: user.id, requestId: 'req-1' }, 'spam uploads', log);
 
     expect(banned).toMatchObject({ id: user.id, banReason: 'spam uploads', bannedAt: expect.any(Date) });
     expect(await auditEntriesBy(admin.id)).toEqual([
@@ -52,8 +57,12 @@ describe('bans', () => {
         targetType: 'user',
         targetId: user.id,
         details: { reason: 'spam uploads' },
+        before: expect.objectContaining({ bannedAt: null, banReason: null }),
+        after: expect.objectContaining({ bannedAt: expect.any(String), banReason: 'spam uploads' }),
+        requestId: 'req-1',
       }),
     ]);
+    expect(announced).toContainEqual({ userId: user.id });
     expect(lines).toContainEqual(
       expect.objectContaining({ msg: 'user banned', actorId: admin.id, userId: user.id, reason: 'spam uploads' }),
     );
@@ -62,9 +71,9 @@ describe('bans', () => {
   it('unbans a user, and records that too', async () => {
     const [admin, user] = [await newUser('admin'), await newUser()];
     const { log } = recordingLog();
-    await accounts.ban({ actorId: admin.id, userId: user.id }, 'mistake', log);
+    await accounts.ban({ actorId: admin.id, userId: user.id, requestId: 'req-1' }, 'mistake', log);
 
-    const unbanned = await accounts.unban({ actorId: admin.id, userId: user.id }, log);
+    const unbanned = await accounts.unban({ actorId: admin.id, userId: user.id, requestId: 'req-1' }, log);
 
     expect(unbanned).toMatchObject({ id: user.id, bannedAt: null, banReason: null });
     expect((await auditEntriesBy(admin.id)).map((entry) => entry.action)).toEqual(['user.unban', 'user.ban']);
@@ -74,19 +83,25 @@ describe('bans', () => {
     const admin = await newUser('admin');
     const missing = randomUUID();
     const { log } = recordingLog();
-    await expect(accounts.ban({ actorId: admin.id, userId: missing }, 'x', log)).rejects.toMatchObject({
+    await expect(
+      accounts.ban({ actorId: admin.id, userId: missing, requestId: 'req-1' }, 'x', log),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(accounts.unban({ actorId: admin.id, userId: missing }, log)).rejects.toMatchObject({
-      code: 'not_found',
-    });
+    await expect(accounts.unban({ actorId: admin.id, userId: missing, requestId: 'req-1' }, log)).rejects.toMatchObject(
+      {
+        code: 'not_found',
+      },
+    );
     expect(await auditEntriesBy(admin.id)).toEqual([]);
   });
 
   it('refuses to let an admin ban their own account', async () => {
     const admin = await newUser('admin');
     const { log } = recordingLog();
-    await expect(accounts.ban({ actorId: admin.id, userId: admin.id }, 'oops', log)).rejects.toMatchObject({
+    await expect(
+      accounts.ban({ actorId: admin.id, userId: admin.id, requestId: 'req-1' }, 'oops', log),
+    ).rejects.toMatchObject({
       code: 'conflict',
     });
     expect((await repositories.users.findById(admin.id))?.bannedAt).toBeNull();

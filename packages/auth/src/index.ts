@@ -1,6 +1,7 @@
 export * from './api-key-secret';
 export * from './auth-plugin';
 export * from './caller-plugins';
+export * from './credential-events';
 export * from './credentials';
 export * from './csrf';
 export * from './openapi-security';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type PaymentView, type Plan, type SubscriptionView } from '@renamer/contracts';
-import type { PaymentRepository, Subscription, User } from '@renamer/db';
+import type { Payment, PaymentRepository, Subscription, User } from '@renamer/db';
 import { PLAN_QUOTAS } from '@renamer/domain';
 import type Stripe from 'stripe';
 import type { PaidPlan } from './config';
@@ -19,6 +19,17 @@ const hasPaidPlan = (row: Subscription | null): row is Subscription =>
   row !== null && row.plan !== 'basic' && ENTITLED.has(row.status);
 
 const conflict = (message: string) => new AppError('conflict', message);
+
+/** A payment as its payer sees it. */
+export const toPaymentView = (payment: Payment): PaymentView => ({
+  id: payment.id,
+  amount: payment.amount,
+  currency: payment.currency,
+  status: payment.status,
+  description: payment.description,
+  refundedAmount: payment.refundedAmount,
+  createdAt: payment.createdAt.toISOString(),
+});
 
 export function toSubscriptionView(row: Subscription | null): SubscriptionView {
   if (!row) return null;
@@ -150,17 +161,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     async history(user: User): Promise<{ items: PaymentView[] }> {
       const { items } = await deps.payments.listForUser(user.id, { limit: 100 });
-      return {
-        items: items.map((payment) => ({
-          id: payment.id,
-          amount: payment.amount,
-          currency: payment.currency,
-          status: payment.status,
-          description: payment.description,
-          refundedAmount: payment.refundedAmount,
-          createdAt: payment.createdAt.toISOString(),
-        })),
-      };
+      return { items: items.map(toPaymentView) };
     },
   };
 }

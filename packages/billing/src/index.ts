@@ -2,6 +2,7 @@ export {
   type BillingService,
   type BillingServiceDeps,
   createBillingService,
+  toPaymentView,
   toSubscriptionView,
 } from './billing-service';
 export {

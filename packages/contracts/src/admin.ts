@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Profile } from './auth';
+import { ListQuery } from './batches';
 import { ReadyResponse } from './health';
 import { QUEUE_NAMES, type QueueName } from './jobs';
 import { FreeText } from './text';
@@ -43,3 +44,29 @@ export type AdminUser = z.infer<typeof AdminUser>;
 export const BanUserBody = z.object({
   reason: FreeText.trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
 });
+
+export const AuditLogQuery = ListQuery.extend({
+  actorId: z.uuid().optional(),
+  action: z.string().max(100).optional().describe('e.g. `user.ban`, `feature_flag.update`, `payment.refund`.'),
+  targetType: z.string().max(100).optional(),
+  targetId: z.string().max(200).optional(),
+  since: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe('Inclusive.'),
+  until: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe('Exclusive.'),
+});
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const AuditEntry = z.object({
+  id: z.uuid(),
+  actorId: z.uuid().nullable().describe('The admin; null once their account is deleted.'),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  before: JsonObject.nullable(),
+  after: JsonObject.nullable(),
+  details: JsonObject,
+  requestId: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+export const AuditLogList = z.object({ items: z.array(AuditEntry), nextCursor: z.string().nullable() });

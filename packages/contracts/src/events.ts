@@ -43,6 +43,17 @@ export const BatchDeletedEvent = z.object({
 export const ProgressEvent = z.discriminatedUnion('type', [ImageStatusEvent, BatchStatusEvent, BatchDeletedEvent]);
 export type ProgressEvent = z.infer<typeof ProgressEvent>;
 
+/**
+ * What travels on the Redis channel of ended credentials: a user's every session and key (a ban, a deleted
+ * account), or one session or key (a sign-out, a deleted key). Every API instance closes the sockets opened
+ * with them at once.
+ */
+export const CredentialsEnded = z.union([
+  z.object({ userId: z.uuid() }).strict(),
+  z.object({ credentialId: z.uuid() }).strict(),
+]);
+export type CredentialsEnded = z.infer<typeof CredentialsEnded>;
+
 /** Server → client messages. */
 export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribed'), batchId: z.uuid(), status: BatchStatusResponse }),

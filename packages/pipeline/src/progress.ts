@@ -1,4 +1,5 @@
 import { ProgressEvent } from '@renamer/contracts';
+import { parseJsonOrUndefined } from '@renamer/service-kit';
 import type { Redis } from 'ioredis';
 
 /** Pub/sub channels ignore Redis database numbers, so the name carries the environment's prefix. */
@@ -26,7 +27,7 @@ export async function subscribeToProgress(
   const channel = progressChannel(redisPrefix);
   const listener = (from: string, raw: string) => {
     if (from !== channel) return;
-    const parsed = ProgressEvent.safeParse(safeJson(raw));
+    const parsed = ProgressEvent.safeParse(parseJsonOrUndefined(raw));
     if (parsed.success) onEvent(parsed.data);
     else onInvalid(raw);
   };
@@ -36,12 +37,4 @@ export async function subscribeToProgress(
     subscriber.off('message', listener);
     await subscriber.unsubscribe(channel);
   };
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -3,6 +3,7 @@ export * from './env';
 export * from './feature-flags';
 export * from './health';
 export * from './http-service';
+export * from './json';
 export * from './lifecycle';
 export * from './logger';
 export * from './metrics';

@@ -1,4 +1,4 @@
-import { generateApiKey } from '@renamer/auth';
+import { type AnnounceCredentialsEnded, generateApiKey } from '@renamer/auth';
 import { AppError } from '@renamer/contracts';
 import type { ApiKeyRepository } from '@renamer/db';
 
@@ -6,6 +6,8 @@ const MAX_API_KEYS_PER_USER = 50;
 
 export function createApiKeyService(deps: {
   apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'delete'>;
+  /** Closes the sockets opened with a key that was deleted, on every instance. */
+  announceEnded: AnnounceCredentialsEnded;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -32,6 +34,7 @@ export function createApiKeyService(deps: {
 
     async delete(userId: string, id: string) {
       if (!(await deps.apiKeys.delete(id, userId))) throw new AppError('not_found', 'No such API key.');
+      await deps.announceEnded({ credentialId: id });
     },
   };
 }

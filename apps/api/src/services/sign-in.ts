@@ -1,4 +1,4 @@
-import type { Principal } from '@renamer/auth';
+import type { AnnounceCredentialsEnded, Principal } from '@renamer/auth';
 import { AppError, DISPLAY_NAME_MAX_LENGTH, DisplayName } from '@renamer/contracts';
 import type { SessionRepository, User, UserRepository } from '@renamer/db';
 import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
@@ -15,6 +15,8 @@ function displayNameFrom(name: string | undefined): string {
 export interface SignInDeps {
   users: Pick<UserRepository, 'upsertOnSignIn'>;
   sessions: Pick<SessionRepository, 'create' | 'revoke'>;
+  /** Closes the sockets opened with a session that ended, on every instance. */
+  announceEnded: AnnounceCredentialsEnded;
   adminEmailHashes: ReadonlySet<string>;
   sessionTtlSeconds: number;
   now?: () => Date;
@@ -60,7 +62,9 @@ export function createSignInService(deps: SignInDeps) {
 
     /** Ends the caller's session at once; an API-key caller has none to end. */
     async signOut(principal: Principal) {
-      if (principal.via === 'session') await deps.sessions.revoke(principal.sessionId, now());
+      if (principal.via !== 'session') return;
+      await deps.sessions.revoke(principal.sessionId, now());
+      await deps.announceEnded({ credentialId: principal.sessionId });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
-import type { CallLog } from '@renamer/service-kit';
+import { type CallLog, parseJsonOrUndefined } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
 import { serialise, writeFrame } from './frames';
 import { createMessageRate } from './message-rate';
@@ -81,7 +81,7 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
         message: `At most ${options.maxMessages} messages per ${options.windowMs / 1000} s.`,
       });
     }
-    const parsed = ClientMessage.safeParse(parseJson(data.toString()));
+    const parsed = ClientMessage.safeParse(parseJsonOrUndefined(data.toString()));
     if (!parsed.success) {
       return send({
         type: 'error',
@@ -101,11 +101,3 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
 }
 
 export type ClientConnection = ReturnType<typeof createClientConnection>;
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

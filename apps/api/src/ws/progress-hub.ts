@@ -1,4 +1,10 @@
-import type { BatchStatusResponse, ClientMessage, ProgressEvent, ServerMessage } from '@renamer/contracts';
+import type {
+  BatchStatusResponse,
+  ClientMessage,
+  CredentialsEnded,
+  ProgressEvent,
+  ServerMessage,
+} from '@renamer/contracts';
 import type { CallLog } from '@renamer/service-kit';
 import type { WebSocket } from 'ws';
 import { createBatchStatusCoalescer } from './batch-status-coalescer';
@@ -130,6 +136,15 @@ export function createProgressHub(options: ProgressHubOptions) {
         return;
       }
       statuses.push(event);
+    },
+
+    /** Closes at once, with 1008, the sockets opened by the user or with the session or key that ended. */
+    endCredentials(ended: CredentialsEnded) {
+      for (const [connection, { userId, credential }] of connections) {
+        if ('userId' in ended ? userId === ended.userId : credential.id === ended.credentialId) {
+          connection.socket.close(1008, 'credentials no longer valid');
+        }
+      }
     },
 
     /** Open connections, rooms, and batches whose statuses are being coalesced: all zero once every socket closed. */

@@ -18,24 +18,32 @@ function registeredRoutes(app: FastifyInstance): string[] {
   return routes.sort();
 }
 
-/**
- * Calls `route` without credentials, with a body and a query that fail validation, and says whether the
- * guard refused it: 401 `unauthenticated` before anything else about the request was looked at.
- */
-async function refusedWithoutCredentials(baseUrl: string, route: string) {
+/** Calls `route` (its params random ids) with a body and a query that fail validation, as `headers` say. */
+async function callMalformed(baseUrl: string, route: string, headers: Record<string, string> = {}) {
   const [method, path] = route.split(' ') as [string, string];
   const url = `${baseUrl}${path.replace(/:\w+/g, randomUUID())}?limit=0`;
   const withBody = method !== 'GET' && method !== 'DELETE';
   const response = await fetch(url, {
     method,
     redirect: 'manual',
-    headers: withBody ? { 'content-type': 'application/json' } : {},
+    headers: { ...headers, ...(withBody ? { 'content-type': 'application/json' } : {}) },
     body: withBody ? '{"malformed":' : undefined,
   });
   const body = (await response.text()) || '{}';
+  return {
+    response,
+    problem: response.headers.get('content-type')?.startsWith('application/problem+json') ? JSON.parse(body) : {},
+  };
+}
+
+/**
+ * Calls `route` without credentials and says whether the guard refused it: 401 `unauthenticated` before
+ * anything else about the request was looked at.
+ */
+async function refusedWithoutCredentials(baseUrl: string, route: string) {
+  const { response, problem } = await callMalformed(baseUrl, route);
   if (response.status !== 401) return false;
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const problem = JSON.parse(body);
   expect(problem.requestId).toBe(response.headers.get('x-request-id'));
   return problem.code === 'unauthenticated' && problem.detail === 'Sign in or send an API key.';
 }
@@ -45,4 +53,16 @@ export async function openRoutes(app: FastifyInstance, baseUrl: string) {
   const routes = registeredRoutes(app);
   const refused = await Promise.all(routes.map((route) => refusedWithoutCredentials(baseUrl, route)));
   return { routes, open: routes.filter((_, index) => !refused[index]) };
+}
+
+/**
+ * The routes of `app` that refuse a caller (their credentials in `headers`) with 403 `forbidden` before
+ * looking at the request: those a role guards.
+ */
+export async function forbiddenRoutes(app: FastifyInstance, baseUrl: string, headers: Record<string, string>) {
+  const routes = registeredRoutes(app);
+  const answers = await Promise.all(routes.map((route) => callMalformed(baseUrl, route, headers)));
+  return routes.filter(
+    (_, index) => answers[index]!.response.status === 403 && answers[index]!.problem.code === 'forbidden',
+  );
 }

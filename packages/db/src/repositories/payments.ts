@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '@renamer/contracts';
-import { type AnyColumn, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
 import { payments } from '../schema';
@@ -26,6 +26,12 @@ export type PaymentUpdate = Partial<
 export interface PaymentListParams extends PageParams {
   userId?: string;
   status?: PaymentStatus;
+  /** ISO 4217, lowercase. */
+  currency?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
 }
 
 export function createPaymentRepository(db: Database) {
@@ -43,6 +49,9 @@ export function createPaymentRepository(db: Database) {
       'desc',
       params.userId ? eq(payments.userId, params.userId) : undefined,
       params.status ? eq(payments.status, params.status) : undefined,
+      params.currency ? eq(payments.currency, params.currency) : undefined,
+      params.from ? gte(payments.createdAt, params.from) : undefined,
+      params.to ? lt(payments.createdAt, params.to) : undefined,
     );
   }
 

@@ -4,7 +4,9 @@ import { and, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { keysetPage, type Page, type PageParams } from '../pagination';
-import { users } from '../schema';
+import { apiKeys, batches, sessions, users } from '../schema';
+import { apiKeyIsActive } from './api-keys';
+import { sessionIsActive } from './sessions';
 import { userColumns } from './user-columns';
 
 export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount'>;
@@ -40,6 +42,7 @@ export interface AccountUpdate {
 }
 
 export interface UserListParams extends PageParams {
+  id?: string;
   /** Case-insensitive substring of the display name. */
   search?: string;
   emailHash?: string;
@@ -99,6 +102,12 @@ export function createUserRepository(db: Database) {
         .select(userColumns)
         .from(users)
         .where(eq(users.stripeCustomerId, stripeCustomerId));
+      return row ?? null;
+    },
+
+    /** The user, with their row locked until `tx` ends: changes to one account go one at a time. */
+    async lockById(id: string, tx: Executor): Promise<User | null> {
+      const [row] = await tx.select(userColumns).from(users).where(eq(users.id, id)).for('update');
       return row ?? null;
     },
 
@@ -166,6 +175,7 @@ export function createUserRepository(db: Database) {
         users,
         params,
         'desc',
+        params.id ? eq(users.id, params.id) : undefined,
         params.search ? ilike(users.displayName, `%${escapeLikePattern(params.search)}%`) : undefined,
         params.emailHash ? eq(users.emailHash, params.emailHash) : undefined,
         params.plan ? eq(users.plan, params.plan) : undefined,
@@ -193,6 +203,20 @@ export function createUserRepository(db: Database) {
         .where(and(eq(users.id, userId), sql`${usedThisMonth} + ${count}::integer <= ${users.quota}`))
         .returning({ used: users.usageCount });
       return row?.used ?? null;
+    },
+
+    /** What an operator looks at beside the account: its batches, and its sessions and keys still usable. */
+    async holdings(userId: string, now: Date, tx?: Executor) {
+      const [row] = await (tx ?? db)
+        .select({
+          // The user's id as a parameter: drizzle writes the select list's columns without their table.
+          batches: sql<number>`(select count(*) from ${batches} where ${batches.userId} = ${userId})::integer`,
+          activeSessions: sql<number>`(select count(*) from ${sessions} where ${sessions.userId} = ${userId} and ${sessionIsActive(now)})::integer`,
+          activeApiKeys: sql<number>`(select count(*) from ${apiKeys} where ${apiKeys.userId} = ${userId} and ${apiKeyIsActive(now)})::integer`,
+        })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row ?? null;
     },
 
     async getUsage(userId: string, now: Date, tx?: Executor): Promise<QuotaUsage | null> {
