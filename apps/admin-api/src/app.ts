@@ -8,6 +8,7 @@ import { auditLogRoutes } from './routes/audit-log';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
 import { paymentRoutes } from './routes/payments';
+import { queueRoutes } from './routes/queues';
 import { userRoutes } from './routes/users';
 
 /**
@@ -52,6 +53,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
         stripe: services.stripe,
       });
       await admin.register(auditLogRoutes, { auditLog: services.repositories.auditLog });
+      await admin.register(queueRoutes, { queues: services.queues, auditLog: services.repositories.auditLog });
       await admin.register(featureFlagRoutes, {
         db: platform.db.db,
         featureFlags: services.repositories.featureFlags,

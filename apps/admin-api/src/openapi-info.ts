@@ -17,6 +17,8 @@ export const ADMIN_OPENAPI: OpenApiOptions = {
     { name: 'analytics', description: 'Activity and revenue over a range.' },
     { name: 'payments', description: 'Payments and refunds through Stripe.' },
     { name: 'audit-log', description: 'What admins did, with before and after.' },
+    { name: 'queues', description: 'Job queues: pause, resume, clean, failed jobs and retries.' },
+    { name: 'cleanup', description: 'Maintenance tasks, also run by the worker on a schedule.' },
     { name: 'feature-flags', description: 'Switches every service reads within seconds.' },
   ],
 };

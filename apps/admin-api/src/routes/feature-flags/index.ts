@@ -1,4 +1,3 @@
-import { principalOf } from '@renamer/auth';
 import {
   AppError,
   FEATURE_FLAG_KEYS,
@@ -15,6 +14,7 @@ import type { AuditLogRepository, Database, FeatureFlag, FeatureFlagRepository }
 import type { FeatureFlags } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordAdminAction } from '../../audit';
 
 export interface FeatureFlagRoutesOptions {
   db: Pick<Database, 'transaction'>;
@@ -73,15 +73,15 @@ export async function featureFlagRoutes(app: FastifyInstance, options: FeatureFl
       const view = await options.db.transaction(async (tx) => {
         const before = viewOf(key, await options.featureFlags.get(key, tx));
         const after = viewOf(key, await options.featureFlags.upsert({ key, ...request.body }, tx));
-        await options.auditLog.append(
+        await recordAdminAction(
+          options.auditLog,
+          request,
           {
-            actorId: principalOf(request).user.id,
             action: 'feature_flag.update',
             targetType: 'feature_flag',
             targetId: key,
             before: { enabled: before.enabled, description: before.description },
             after: { enabled: after.enabled, description: after.description },
-            requestId: request.id,
           },
           tx,
         );

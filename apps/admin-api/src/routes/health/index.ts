@@ -1,16 +1,14 @@
-import { AdminHealthResponse, QueueJobCounts } from '@renamer/contracts';
+import { AdminHealthResponse } from '@renamer/contracts';
 import type { Queues } from '@renamer/queue';
-import { CHECK_TIMEOUT_MS, type HealthChecks, runHealthChecks, withTimeout } from '@renamer/service-kit';
-import type { Queue } from 'bullmq';
+import { type HealthChecks, runHealthChecks } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { queueState } from '../queues/queue-state';
 
 export interface HealthRoutesOptions {
   healthChecks: HealthChecks;
   queues: Queues;
 }
-
-const JOB_STATES = QueueJobCounts.keyof().options;
 
 /** Dependencies (with their errors: only admins see this), queue depths and live workers per queue. */
 export async function healthRoutes(app: FastifyInstance, { healthChecks, queues }: HealthRoutesOptions) {
@@ -36,13 +34,4 @@ export async function healthRoutes(app: FastifyInstance, { healthChecks, queues 
       return { ...dependencies, queues: Object.fromEntries(queueStates) as AdminHealthResponse['queues'] };
     },
   );
-}
-
-async function queueState(queue: Queue) {
-  const [counts, workers, paused] = await withTimeout(
-    Promise.all([queue.getJobCounts(...JOB_STATES), queue.getWorkersCount(), queue.isPaused()]),
-    CHECK_TIMEOUT_MS,
-    `queue ${queue.name}`,
-  );
-  return { ...QueueJobCounts.parse(counts), workers, paused };
 }

@@ -1,4 +1,3 @@
-import { principalOf } from '@renamer/auth';
 import { type RefundDeps, refundPayment, toPaymentView } from '@renamer/billing';
 import {
   AdminPaymentList,
@@ -13,6 +12,7 @@ import {
 import type { AuditLogRepository, Payment, PaymentRepository } from '@renamer/db';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordAdminAction } from '../../audit';
 
 export interface PaymentRoutesOptions {
   payments: Pick<PaymentRepository, 'list' | 'findById' | 'setRefundedAmount'>;
@@ -79,8 +79,7 @@ export async function paymentRoutes(app: FastifyInstance, { payments, auditLog, 
         ...request.body,
         ...(idempotencyKey ? { idempotencyKey: `admin-refund-${idempotencyKey}` } : {}),
       });
-      await auditLog.append({
-        actorId: principalOf(request).user.id,
+      await recordAdminAction(auditLog, request, {
         action: 'payment.refund',
         targetType: 'payment',
         targetId: before.id,
@@ -90,7 +89,6 @@ export async function paymentRoutes(app: FastifyInstance, { payments, auditLog, 
           amount: request.body?.amount ?? before.amount - before.refundedAmount,
           reason: request.body?.reason,
         },
-        requestId: request.id,
       });
       return toAdminPaymentView(after);
     },
