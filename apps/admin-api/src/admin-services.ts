@@ -2,6 +2,8 @@ import { createAccountService } from '@renamer/accounts';
 import { createCredentialsEndedPublisher } from '@renamer/auth';
 import { billingConfigFromEnv, createStripeClient } from '@renamer/billing';
 import { createRepositories } from '@renamer/db';
+import { createCleanupTasks } from '@renamer/maintenance';
+import { createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import { closeQueues, createQueues } from '@renamer/queue';
 import { createFeatureFlags, type ServiceDeps } from '@renamer/service-kit';
 import type { AdminEnv } from './env';
@@ -31,12 +33,27 @@ export function createAdminServices({ env, logger, platform }: AdminDeps) {
   });
 
   const billing = billingConfigFromEnv(env);
+  const cleanup = createCleanupTasks({
+    downloads: repositories.downloads,
+    images: repositories.images,
+    batches: repositories.batches,
+    tracker: createBatchTracker({
+      batches: repositories.batches,
+      images: repositories.images,
+      publish: createProgressPublisher(platform.redis, env.REDIS_PREFIX),
+      onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
+    }),
+    store: platform.store,
+    queues,
+    config: env,
+  });
 
   return {
     repositories,
     queues,
     accounts,
     flags,
+    cleanup,
     /** Stripe's client, or null when payments are not configured. */
     stripe: billing && createStripeClient(billing),
     close: async () => {

@@ -5,6 +5,7 @@ import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
 import { analyticsRoutes } from './routes/analytics';
 import { auditLogRoutes } from './routes/audit-log';
+import { cleanupRoutes } from './routes/cleanup';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
 import { paymentRoutes } from './routes/payments';
@@ -54,6 +55,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
       });
       await admin.register(auditLogRoutes, { auditLog: services.repositories.auditLog });
       await admin.register(queueRoutes, { queues: services.queues, auditLog: services.repositories.auditLog });
+      await admin.register(cleanupRoutes, { tasks: services.cleanup, auditLog: services.repositories.auditLog });
       await admin.register(featureFlagRoutes, {
         db: platform.db.db,
         featureFlags: services.repositories.featureFlags,

@@ -1,4 +1,5 @@
 import { billingEnv } from '@renamer/billing';
+import { maintenanceEnv } from '@renamer/maintenance';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 
@@ -8,6 +9,7 @@ export const adminEnvSchema = serviceEnvSchema({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   // Refunds go through Stripe with the API's keys.
   ...billingEnv,
+  ...maintenanceEnv,
 });
 
 export type AdminEnv = z.infer<typeof adminEnvSchema>;

@@ -104,3 +104,23 @@ describe('queues', () => {
     expect((await post('/api/admin/queues/maintenance/jobs/12345678/retry')).status).toBe(404);
   });
 });
+
+describe('cleanup tasks on demand', () => {
+  it('runs a task, with a dry run that only counts, audits the real run, and answers an unknown task 404', async () => {
+    const { post } = await admin();
+    const dryRun = await post('/api/admin/cleanup/stale-batches?dryRun=true');
+    expect(dryRun.status).toBe(200);
+    expect(await dryRun.json()).toMatchObject({ task: 'stale-batches', removed: expect.any(Number), dryRun: true });
+
+    const run = await post('/api/admin/cleanup/failed-jobs');
+    expect(run.status).toBe(200);
+    const result = await run.json();
+    expect(result).toMatchObject({ task: 'failed-jobs', removed: expect.any(Number), dryRun: false });
+    const audit = await stack.repositories.auditLog.list({ action: 'cleanup.failed-jobs' });
+    expect(audit.items[0]).toMatchObject({ targetType: 'cleanup', targetId: 'failed-jobs', details: result });
+
+    const unknown = await post('/api/admin/cleanup/everything');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'not_found' });
+  });
+});

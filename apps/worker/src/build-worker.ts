@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import type { CleanupTask } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { closeCameraDecoding, configureCameraDecoding } from '@renamer/imaging';
 import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
+import { createCleanupTasks } from '@renamer/maintenance';
 import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import {
   closeQueues,
@@ -23,6 +25,7 @@ import type { ImageAnalyzer } from './analysis/image-analyzer';
 import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
+import { cleanupHandler } from './handlers/cleanup';
 import { batchNamer } from './handlers/name-batch';
 import { processBatchHandler } from './handlers/process-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
@@ -40,6 +43,14 @@ export interface WorkerService {
   /** To run in order on shutdown: stop answering, let running jobs finish, then close the connections. */
   closers: (() => Promise<unknown>)[];
 }
+
+/** How often the worker runs each cleanup task; one schedule each across the fleet (BullMQ job schedulers). */
+const CLEANUP_SCHEDULE: Record<CleanupTask, number> = {
+  'expired-downloads': 3600 * 1000,
+  'orphaned-objects': 6 * 3600 * 1000,
+  'stale-batches': 10 * 60 * 1000,
+  'failed-jobs': 24 * 3600 * 1000,
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -110,6 +121,17 @@ export function buildWorker({
       scheduler: createBatchScheduler({ flows, queues }),
     }),
     'prune-sessions': pruneSessionsHandler({ sessions: repositories.sessions }),
+    cleanup: cleanupHandler(
+      createCleanupTasks({
+        downloads: repositories.downloads,
+        images: repositories.images,
+        batches: repositories.batches,
+        tracker,
+        store: platform.store,
+        queues,
+        config: env,
+      }),
+    ),
   };
   const pool = createWorkerPool(handlers, {
     connection: bullConnection,
@@ -134,6 +156,9 @@ export function buildWorker({
       if (stopping) return;
       pool.run();
       await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
+      for (const [task, everyMs] of Object.entries(CLEANUP_SCHEDULE) as [CleanupTask, number][]) {
+        await scheduleEvery(queues, 'cleanup', { task }, everyMs);
+      }
       await scheduleEvery(
         queues,
         'reconcile-images',

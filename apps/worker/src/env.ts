@@ -1,6 +1,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { QUEUE_CATALOG } from '@renamer/contracts';
 import { llmEnv } from '@renamer/llm';
+import { maintenanceEnv } from '@renamer/maintenance';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
 import { z } from 'zod';
 import { OPTIONAL_STEPS } from './analysis/optional-steps';
@@ -33,6 +34,7 @@ export const workerEnvSchema = serviceEnvSchema({
   /** The summed probability of the unsafe classes above which an image is judged unsafe. */
   SAFETY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   ...llmEnv,
+  ...maintenanceEnv,
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueueState } from './admin';
-import { QUEUE_NAMES } from './jobs';
+import { CLEANUP_TASKS, QUEUE_NAMES } from './jobs';
 
 export const QueueNameParams = z.object({ name: z.string().max(100) });
 
@@ -44,9 +44,6 @@ export const FailedJob = z.object({
 export const FailedJobList = z.object({ items: z.array(FailedJob), total: z.number().int() });
 
 export const JobParams = z.object({ name: z.string().max(100), jobId: z.string().max(200) });
-
-export const CLEANUP_TASKS = ['expired-downloads', 'orphaned-objects', 'stale-batches', 'failed-jobs'] as const;
-export type CleanupTask = (typeof CLEANUP_TASKS)[number];
 
 export const CleanupParams = z.object({ task: z.string().max(100) });
 export const CleanupQuery = z.object({

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 export const QUEUE_NAMES = ['batches', 'images', 'maintenance'] as const;
+
+/** The maintenance an operator runs (`POST /api/admin/cleanup/:task`) and the worker runs on a schedule. */
+export const CLEANUP_TASKS = ['expired-downloads', 'orphaned-objects', 'stale-batches', 'failed-jobs'] as const;
+export type CleanupTask = (typeof CLEANUP_TASKS)[number];
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface QueueSettings {
@@ -51,6 +55,12 @@ const JOBS = {
   'reconcile-images': define({
     queue: 'maintenance',
     payload: z.object({ olderThanSeconds: z.number().int().min(0) }),
+    attempts: 1,
+    backoffMs: 2_000,
+  }),
+  cleanup: define({
+    queue: 'maintenance',
+    payload: z.object({ task: z.enum(CLEANUP_TASKS) }),
     attempts: 1,
     backoffMs: 2_000,
   }),

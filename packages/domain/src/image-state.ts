@@ -15,7 +15,8 @@ export class InvalidTransitionError extends Error {
 
 /** For each status, the statuses an image may move to. Staying in the same status is not a transition. */
 export const IMAGE_TRANSITIONS: Readonly<Record<ImageStatus, readonly ImageStatus[]>> = {
-  queued: ['processing', 'cancelled'],
+  // Failed without running: stuck past the stale-batch timeout (the cleanup task), for the person to retry.
+  queued: ['processing', 'cancelled', 'failed'],
   // Back to queued: a retryable attempt failed or the worker died, so the job runs again.
   processing: ['ready', 'failed', 'queued', 'cancelled'],
   ready: ['approved'],

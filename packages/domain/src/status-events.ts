@@ -18,6 +18,8 @@ export const IMAGE_EVENTS = {
   analysed: { from: ['processing'], to: 'ready' },
   attemptFailed: { from: ['processing'], to: 'queued' },
   failedForGood: { from: ['processing'], to: 'failed' },
+  /** Stuck, queued or processing, past the stale-batch timeout: failed with a reason, for the person to retry. */
+  timedOut: { from: ['queued', 'processing'], to: 'failed' },
   cancel: { from: CANCELLABLE_IMAGE_STATUSES, to: 'cancelled' },
   retry: { from: RETRYABLE_IMAGE_STATUSES, to: 'queued' },
   approve: { from: ['ready'], to: 'approved' },

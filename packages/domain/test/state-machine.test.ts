@@ -41,6 +41,7 @@ function allPairs<S extends string>(statuses: readonly S[]): [S, S][] {
 const ALLOWED_IMAGE_TRANSITIONS = new Set([
   'queued>processing',
   'queued>cancelled',
+  'queued>failed',
   'processing>ready',
   'processing>failed',
   'processing>queued',

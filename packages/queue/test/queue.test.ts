@@ -42,6 +42,7 @@ const idleHandlers: JobHandlers = {
   'analyze-image': idle,
   'reconcile-images': idle,
   'prune-sessions': idle,
+  cleanup: idle,
 };
 
 /** Queues and a running pool under a Redis prefix of the test's own, closed when the test ends. */

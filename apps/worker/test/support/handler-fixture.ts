@@ -75,6 +75,8 @@ export async function createHandlerFixture(name: string) {
   }
 
   return {
+    /** The file's own database, for a worker process started beside the fixture. */
+    databaseUrl: database.url,
     client,
     repositories,
     store,

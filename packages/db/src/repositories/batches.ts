@@ -110,6 +110,25 @@ export function createBatchRepository(db: Database) {
       return row ?? null;
     },
 
+    /**
+     * Batches still queued or processing none of whose images changed since `before` (nor the batch itself),
+     * oldest first: stuck, since a batch at work changes an image every few seconds.
+     */
+    async listStuck(before: Date, limit: number, tx?: Executor): Promise<Batch[]> {
+      return (tx ?? db)
+        .select()
+        .from(batches)
+        .where(
+          and(
+            inArray(batches.status, ['queued', 'processing']),
+            lt(batches.updatedAt, before),
+            sql`not exists (select 1 from ${images} where ${images.batchId} = ${batches.id} and ${images.updatedAt} >= ${before.toISOString()}::timestamptz)`,
+          ),
+        )
+        .orderBy(asc(batches.updatedAt))
+        .limit(limit);
+    },
+
     /** Batches left in one of `statuses` since before `updatedBefore`, oldest first. */
     async listStale(
       statuses: readonly BatchStatus[],

@@ -1,4 +1,4 @@
-import { desc, eq, lte, sql } from 'drizzle-orm';
+import { count, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { downloads } from '../schema';
 
@@ -35,6 +35,21 @@ export function createDownloadRepository(db: Database) {
         .update(downloads)
         .set({ bytes: sql`coalesce(${downloads.bytes}, 0) + ${bytes}::bigint` })
         .where(eq(downloads.id, id));
+    },
+
+    /** The ids of links expired at `now`, at most `limit`, oldest first, and how many there are. */
+    async findExpired(now: Date, limit: number, tx?: Executor): Promise<{ ids: string[]; total: number }> {
+      const q = tx ?? db;
+      const [rows, [counted]] = await Promise.all([
+        q
+          .select({ id: downloads.id })
+          .from(downloads)
+          .where(lte(downloads.expiresAt, now))
+          .orderBy(downloads.expiresAt)
+          .limit(limit),
+        q.select({ total: count() }).from(downloads).where(lte(downloads.expiresAt, now)),
+      ]);
+      return { ids: rows.map((row) => row.id), total: counted?.total ?? 0 };
     },
 
     /** Deletes the records of links expired at `now`; returns how many. */

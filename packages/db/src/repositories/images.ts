@@ -440,6 +440,28 @@ export function createImageRepository(db: Database) {
         .limit(limit);
     },
 
+    /** Which of `keys` are the stored originals of images, in one query. */
+    async referencedStorageKeys(keys: readonly string[], tx?: Executor): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await (tx ?? db)
+        .select({ key: images.storageKey })
+        .from(images)
+        .where(inArray(images.storageKey, [...keys]));
+      return new Set(rows.map((row) => row.key));
+    },
+
+    /** Which of these images exist, each with its owner as given, in one query. */
+    async existingIds(owned: readonly { id: string; userId: string }[], tx?: Executor): Promise<Set<string>> {
+      if (owned.length === 0) return new Set();
+      const rows = await (tx ?? db)
+        .select({ id: images.id })
+        .from(images)
+        .where(
+          sql`(${images.id}, ${images.userId}) in (select * from unnest(${sql.param(owned.map((o) => o.id))}::uuid[], ${sql.param(owned.map((o) => o.userId))}::uuid[]))`,
+        );
+      return new Set(rows.map((row) => row.id));
+    },
+
     /** Storage keys of all the user's images: the objects to remove when the account is deleted. */
     async listStorageKeysForUser(userId: string, tx?: Executor): Promise<string[]> {
       const rows = await (tx ?? db)
