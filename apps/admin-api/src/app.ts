@@ -1,5 +1,5 @@
 import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
-import { createHttpService, registerOpenApi } from '@renamer/service-kit';
+import { createHttpService, createMetrics, logStreamKey, registerOpenApi } from '@renamer/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
@@ -8,6 +8,8 @@ import { auditLogRoutes } from './routes/audit-log';
 import { cleanupRoutes } from './routes/cleanup';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { healthRoutes } from './routes/health';
+import { logRoutes } from './routes/logs';
+import { metricsRoutes } from './routes/metrics';
 import { paymentRoutes } from './routes/payments';
 import { queueRoutes } from './routes/queues';
 import { userRoutes } from './routes/users';
@@ -19,8 +21,10 @@ import { userRoutes } from './routes/users';
  */
 export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
   const { env, logger, platform } = deps;
+  const metrics = createMetrics('admin-api');
   const app = createHttpService({
     service: 'admin-api',
+    metrics,
     logger,
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
@@ -56,6 +60,8 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
       await admin.register(auditLogRoutes, { auditLog: services.repositories.auditLog });
       await admin.register(queueRoutes, { queues: services.queues, auditLog: services.repositories.auditLog });
       await admin.register(cleanupRoutes, { tasks: services.cleanup, auditLog: services.repositories.auditLog });
+      await admin.register(logRoutes, { redis: platform.redis, streamKey: logStreamKey(env.REDIS_PREFIX) });
+      await admin.register(metricsRoutes, { targets: env.METRICS_TARGETS, own: metrics, queues: services.queues });
       await admin.register(featureFlagRoutes, {
         db: platform.db.db,
         featureFlags: services.repositories.featureFlags,

@@ -19,6 +19,7 @@ export const ADMIN_OPENAPI: OpenApiOptions = {
     { name: 'audit-log', description: 'What admins did, with before and after.' },
     { name: 'queues', description: 'Job queues: pause, resume, clean, failed jobs and retries.' },
     { name: 'cleanup', description: 'Maintenance tasks, also run by the worker on a schedule.' },
+    { name: 'observability', description: 'Logs and metrics of every service.' },
     { name: 'feature-flags', description: 'Switches every service reads within seconds.' },
   ],
 };

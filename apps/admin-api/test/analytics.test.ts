@@ -12,7 +12,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const at = (day: number, hour = 12, minute = 0) => new Date(Date.UTC(2020, 2, day, hour, minute));
 
 beforeAll(async () => {
-  stack = await startAdminStack({ name: 'admin-analytics', adminEmails: ADMIN_EMAIL });
+  // Its own database: the counts below are of the whole database.
+  stack = await startAdminStack({ name: 'admin-analytics', adminEmails: ADMIN_EMAIL, isolatedDatabase: true });
   const { db } = stack.platform.db;
   const person = (plan: 'basic' | 'pro' | 'max', createdAt: Date) => ({
     provider: 'https://issuer.test',

@@ -31,6 +31,7 @@ import { processBatchHandler } from './handlers/process-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
 import { createJobMetrics } from './job-metrics';
+import { registerQueueMetrics } from './queue-metrics';
 
 export interface WorkerDeps extends ServiceDeps<WorkerEnv> {
   /** Wraps the production analyser (a test slows it down, to kill a worker mid-job). */
@@ -133,6 +134,7 @@ export function buildWorker({
       }),
     ),
   };
+  registerQueueMetrics(metrics, queues);
   const pool = createWorkerPool(handlers, {
     connection: bullConnection,
     redisPrefix: env.REDIS_PREFIX,

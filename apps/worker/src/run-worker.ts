@@ -1,4 +1,10 @@
-import { closeOnSignals, createLogger, createPlatform, exitOnBootFailure } from '@renamer/service-kit';
+import {
+  closeOnSignals,
+  createLogger,
+  createPlatform,
+  exitOnBootFailure,
+  logShippingFromEnv,
+} from '@renamer/service-kit';
 import { buildWorker, type WorkerDeps } from './build-worker';
 import { loadWorkerEnv } from './env';
 
@@ -9,7 +15,7 @@ const SHUTDOWN_MARGIN_MS = 5_000;
 export async function runWorker(overrides: Pick<WorkerDeps, 'wrapAnalyzer'> = {}): Promise<void> {
   try {
     const env = loadWorkerEnv();
-    const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV);
+    const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV, logShippingFromEnv(env));
     const worker = buildWorker({ env, logger, platform: createPlatform(env, { logger }), ...overrides });
     closeOnSignals(logger, worker.closers, env.WORKER_LOCK_MS + SHUTDOWN_MARGIN_MS);
     await worker.start();

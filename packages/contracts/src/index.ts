@@ -1,5 +1,6 @@
 export * from './admin';
 export * from './admin-analytics';
+export * from './admin-metrics';
 export * from './admin-observability';
 export * from './admin-payments';
 export * from './admin-queues';

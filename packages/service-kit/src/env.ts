@@ -41,6 +41,10 @@ export const commonEnv = {
     .regex(/^[A-Za-z0-9_:-]+:$/, 'letters, digits, _, - or : ending with ":"')
     .default('renamer:'),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Warnings and errors also go to a capped Redis stream, for operators (GET /api/admin/logs). */
+  LOG_SHIPPING: z.stringbool().default(true),
+  LOG_STREAM_MAX_ENTRIES: z.coerce.number().int().min(100).default(10_000),
+  LOG_STREAM_RETENTION_HOURS: z.coerce.number().min(1).default(24),
 };
 
 const DEV_SECRET = 'renamer-development-secret-change-me-in-production';

@@ -1,4 +1,5 @@
-import { type Logger, pino } from 'pino';
+import { fileURLToPath } from 'node:url';
+import { type DestinationStream, type Logger, pino, type StreamEntry, type TransportTargetOptions } from 'pino';
 import type { PlatformEnv } from './env';
 
 export type { Logger };
@@ -32,7 +33,45 @@ function productionDestination() {
   return destination;
 }
 
-export function createLogger(service: string, level: string, nodeEnv?: PlatformEnv['NODE_ENV']): Logger {
+/** Where a service's warnings and errors go besides stdout: a capped Redis stream the admin API reads. */
+export interface LogShipping {
+  redisUrl: string;
+  /** The stream's key (`logStreamKey`). */
+  key: string;
+  maxEntries: number;
+  retentionMs: number;
+}
+
+/** The stream every service of one environment (one Redis prefix) ships its warnings and errors to. */
+export const logStreamKey = (redisPrefix: string) => `${redisPrefix}logs`;
+
+/** The shipping a service's environment asks for, or none. */
+export function logShippingFromEnv(env: PlatformEnv): LogShipping | undefined {
+  if (!env.LOG_SHIPPING) return undefined;
+  return {
+    redisUrl: env.REDIS_URL,
+    key: logStreamKey(env.REDIS_PREFIX),
+    maxEntries: env.LOG_STREAM_MAX_ENTRIES,
+    retentionMs: env.LOG_STREAM_RETENTION_HOURS * 3600 * 1000,
+  };
+}
+
+/** The lines shipped: warnings and worse, whatever the service's own level. */
+const SHIPPED_LEVEL = 'warn';
+const SHIPPING_TRANSPORT = fileURLToPath(new URL('./log-shipping/redis-stream-transport.mjs', import.meta.url));
+
+const shippingTarget = (shipping: LogShipping): TransportTargetOptions => ({
+  target: SHIPPING_TRANSPORT,
+  level: SHIPPED_LEVEL,
+  options: shipping,
+});
+
+export function createLogger(
+  service: string,
+  level: string,
+  nodeEnv?: PlatformEnv['NODE_ENV'],
+  shipping?: LogShipping,
+): Logger {
   const options = {
     level,
     base: { service },
@@ -42,7 +81,16 @@ export function createLogger(service: string, level: string, nodeEnv?: PlatformE
       censor: '[redacted]',
     },
   };
-  if (nodeEnv === 'development') return pino({ ...options, transport: PRETTY_TRANSPORT });
-  if (nodeEnv === 'production') return pino(options, productionDestination());
-  return pino(options);
+  if (nodeEnv === 'development') {
+    const pretty = { ...PRETTY_TRANSPORT, level };
+    return pino({ ...options, transport: { targets: shipping ? [pretty, shippingTarget(shipping)] : [pretty] } });
+  }
+  const stdout = nodeEnv === 'production' ? productionDestination() : pino.destination({ dest: 1, sync: true });
+  if (!shipping || level === 'silent') return pino(options, stdout);
+  // The shipping stream is told only what it keeps: below `warn`, multistream skips it without a copy.
+  const streams: StreamEntry[] = [
+    { stream: stdout, level: level as pino.Level },
+    { stream: pino.transport(shippingTarget(shipping)) as DestinationStream, level: SHIPPED_LEVEL },
+  ];
+  return pino(options, pino.multistream(streams));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformEnv } from './env';
 import { closeOnSignals, exitOnBootFailure } from './lifecycle';
-import { createLogger, type Logger } from './logger';
+import { createLogger, type Logger, logShippingFromEnv } from './logger';
 import { createPlatform, type Platform } from './platform';
 
 export interface ServiceDeps<E> {
@@ -19,7 +19,7 @@ export async function runHttpService<E extends PlatformEnv>(options: {
 }): Promise<void> {
   try {
     const env = options.loadEnv();
-    const logger = createLogger(options.name, env.LOG_LEVEL, env.NODE_ENV);
+    const logger = createLogger(options.name, env.LOG_LEVEL, env.NODE_ENV, logShippingFromEnv(env));
     const platform = createPlatform(env, { logger });
     await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
     const app = await options.build({ env, logger, platform });

@@ -7,7 +7,12 @@ import { loadAdminEnv } from '../../src/env';
  * The API's sign-in stack (development OpenID provider and API) with the admin API beside it on the same
  * host, over the same database: people sign in on the API and carry its cookies to the admin API.
  */
-export async function startAdminStack(options: { name: string; adminEmails: string; env?: Record<string, string> }) {
+export async function startAdminStack(options: {
+  name: string;
+  adminEmails: string;
+  env?: Record<string, string>;
+  isolatedDatabase?: boolean;
+}) {
   const auth = await startAuthStack(options);
   const env = loadAdminEnv({ ...auth.serviceEnv, ...options.env });
   const admin = await buildAdminApi({ env, logger: auth.logger, platform: auth.platform });
@@ -15,6 +20,7 @@ export async function startAdminStack(options: { name: string; adminEmails: stri
 
   return {
     ...auth,
+    adminEnv: env,
     admin,
     adminUrl,
     async close() {

@@ -2,7 +2,7 @@ import { createRepositories } from '@renamer/db';
 import { createDevIdp, type DevIdp } from '@renamer/dev-idp';
 import { CookieJar, signInThroughDevIdp } from '@renamer/dev-idp/testing';
 import { createLogger, createPlatform } from '@renamer/service-kit';
-import { freePort, testServiceEnv } from '@renamer/service-kit/testing';
+import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../src/app';
 import { loadApiEnv } from '../../src/env';
@@ -19,6 +19,8 @@ export async function startAuthStack(options: {
   authRateLimitPerMinute?: number;
   rateLimitPerMinute?: number;
   adminEmails?: string;
+  /** A database of the stack's own, for tests that count rows across the whole database. */
+  isolatedDatabase?: boolean;
 }) {
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -28,7 +30,12 @@ export async function startAuthStack(options: {
   });
   const issuer = await idp.listen();
 
-  const serviceEnv = { ...testServiceEnv(options.name), PUBLIC_URL: apiUrl };
+  const database = options.isolatedDatabase ? await createIsolatedDatabase(process.env.DATABASE_URL!) : undefined;
+  const serviceEnv = {
+    ...testServiceEnv(options.name),
+    PUBLIC_URL: apiUrl,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
   const env = loadApiEnv({
     ...serviceEnv,
     OIDC_ISSUER: issuer,
@@ -70,6 +77,7 @@ export async function startAuthStack(options: {
       await api.close();
       await platform.close();
       await idp.close();
+      await database?.drop();
     },
   };
 }
