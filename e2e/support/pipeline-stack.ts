@@ -31,7 +31,7 @@ export async function startPipelineStack(name: string, apiOverrides: Record<stri
       });
       await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`);
       workers.push(worker);
-      return worker;
+      return Object.assign(worker, { url: `http://127.0.0.1:${port}` });
     },
 
     async close() {

@@ -9,7 +9,7 @@ import Fastify, {
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type HealthChecks, registerHealthRoutes } from './health';
 import type { Logger } from './logger';
-import { createMetrics, type Metrics, registerMetrics } from './metrics';
+import { createMetrics, type Metrics, registerMetrics, registerReadinessMetric } from './metrics';
 import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
 import { createResponseSerializerCompiler } from './response-serializer';
 import { securityHeaders } from './security-headers';
@@ -73,7 +73,9 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
     done();
   });
   registerProblemHandlers(app);
-  registerMetrics(app, options.metrics ?? createMetrics(options.service));
+  const metrics = options.metrics ?? createMetrics(options.service);
+  registerMetrics(app, metrics);
+  registerReadinessMetric(metrics, options.healthChecks);
   registerHealthRoutes(app, options.healthChecks);
   return app;
 }

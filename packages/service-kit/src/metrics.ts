@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type HealthChecks, runHealthChecks } from './health';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -39,4 +40,18 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
+}
+
+/** Whether each dependency answers, checked when Prometheus scrapes: what the readiness alert reads. */
+export function registerReadinessMetric(metrics: Metrics, checks: HealthChecks): void {
+  new Gauge({
+    name: 'health_check_up',
+    help: 'Whether the dependency answered its readiness check (1) or not (0), by check.',
+    labelNames: ['check'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      const { checks: results } = await runHealthChecks(checks);
+      for (const [check, { ok }] of Object.entries(results)) this.set({ check }, ok ? 1 : 0);
+    },
+  });
 }
