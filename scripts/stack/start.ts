@@ -91,7 +91,8 @@ async function main(mode: string): Promise<void> {
       name: service.name,
       env: serviceEnv,
       // exec: the shell gives way to node, so that signals reach the service itself.
-      command: `exec "${process.execPath}" --import tsx apps/${service.name}/src/server.ts`,
+      // The telemetry hook first: it starts tracing before anything it traces loads (and does nothing unconfigured).
+      command: `exec "${process.execPath}" --import ./packages/telemetry/src/register.mjs --import tsx apps/${service.name}/src/server.ts`,
     })),
     // raw: each service writes to this terminal itself (its logger names the service on every line), rather
     // than through this process reading and prefixing every line.

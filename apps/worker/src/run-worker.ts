@@ -5,6 +5,7 @@ import {
   exitOnBootFailure,
   logShippingFromEnv,
 } from '@renamer/service-kit';
+import { initErrorTracking } from '@renamer/telemetry';
 import { buildWorker, type WorkerDeps } from './build-worker';
 import { loadWorkerEnv } from './env';
 
@@ -16,6 +17,7 @@ export async function runWorker(overrides: Pick<WorkerDeps, 'wrapAnalyzer'> = {}
   try {
     const env = loadWorkerEnv();
     const logger = createLogger('worker', env.LOG_LEVEL, env.NODE_ENV, logShippingFromEnv(env));
+    await initErrorTracking({ dsn: env.SENTRY_DSN, service: 'worker', environment: env.NODE_ENV });
     const worker = buildWorker({ env, logger, platform: createPlatform(env, { logger }), ...overrides });
     closeOnSignals(logger, worker.closers, env.WORKER_LOCK_MS + SHUTDOWN_MARGIN_MS);
     await worker.start();

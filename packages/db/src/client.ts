@@ -1,5 +1,7 @@
+import { tracingEnabled } from '@renamer/telemetry';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { withQuerySpans } from './query-spans';
 
 export type Database = PostgresJsDatabase;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -19,7 +21,8 @@ export interface CreateDbOptions {
 }
 
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): DbClient {
-  const sql = postgres(databaseUrl, { max: options.max ?? 10, onnotice: () => {} });
+  const client = postgres(databaseUrl, { max: options.max ?? 10, onnotice: () => {} });
+  const sql = tracingEnabled() ? withQuerySpans(client) : client;
   const db = drizzle(sql);
   return {
     db,

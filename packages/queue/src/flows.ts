@@ -1,4 +1,5 @@
 import { JOB_CATALOG, type JobName, type JobPayload } from '@renamer/contracts';
+import { bullmqTelemetry } from '@renamer/telemetry';
 import { type ConnectionOptions, FlowProducer, type JobNode } from 'bullmq';
 import { bullPrefix, jobOptions } from './queues';
 
@@ -7,8 +8,10 @@ export interface CatalogJob<N extends JobName = JobName> {
   payload: JobPayload<N>;
 }
 
-export const createFlowProducer = (connection: ConnectionOptions, redisPrefix: string) =>
-  new FlowProducer({ connection, prefix: bullPrefix(redisPrefix) });
+export function createFlowProducer(connection: ConnectionOptions, redisPrefix: string) {
+  const telemetry = bullmqTelemetry();
+  return new FlowProducer({ connection, prefix: bullPrefix(redisPrefix), ...(telemetry && { telemetry }) });
+}
 
 function node<N extends JobName>({ name, payload }: CatalogJob<N>) {
   const definition = JOB_CATALOG[name];

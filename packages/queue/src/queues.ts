@@ -1,4 +1,5 @@
 import { JOB_CATALOG, type JobName, type JobPayload, QUEUE_NAMES, type QueueName } from '@renamer/contracts';
+import { bullmqTelemetry } from '@renamer/telemetry';
 import { type ConnectionOptions, type Job, Queue } from 'bullmq';
 
 /** BullMQ keys live under the service's Redis prefix, so test runs and `npm start` never share queues. */
@@ -8,7 +9,10 @@ export type Queues = Record<QueueName, Queue>;
 
 export function createQueues(connection: ConnectionOptions, redisPrefix: string): Queues {
   const prefix = bullPrefix(redisPrefix);
-  return Object.fromEntries(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })])) as Queues;
+  const telemetry = bullmqTelemetry();
+  return Object.fromEntries(
+    QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix, ...(telemetry && { telemetry }) })]),
+  ) as Queues;
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {

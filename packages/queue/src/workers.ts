@@ -8,6 +8,7 @@ import {
   type QueueName,
   type QueueSettings,
 } from '@renamer/contracts';
+import { bullmqTelemetry, reportError } from '@renamer/telemetry';
 import { type ConnectionOptions, type Job, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { bullPrefix } from './queues';
@@ -103,6 +104,7 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
     // A retried job is back in `delayed`; one that failed for good (last attempt, or stalled too often) stays failed.
     const final = (await job.getState().catch(() => 'failed')) === 'failed';
     log[final ? 'error' : 'warn']({ err: error, final }, 'job failed');
+    if (final) reportError(error, { job: job.name, ...(job.id ? { jobId: job.id } : {}) });
     // Only a handler that settles a final failure needs the job again (its failure is logged above).
     if (!final || !isJobName(job.name) || !handlers[job.name].onFailedForGood) return;
     try {
@@ -113,6 +115,7 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
     }
   }
 
+  const telemetry = bullmqTelemetry();
   const workers = QUEUE_NAMES.map((queue) => {
     const settings = { ...QUEUE_CATALOG[queue], ...options.queues?.[queue] };
     const worker = new Worker(
@@ -133,6 +136,7 @@ export function createWorkerPool(handlers: JobHandlers, options: WorkerPoolOptio
         ...(options.stalledIntervalMs && { stalledInterval: options.stalledIntervalMs }),
         // A job whose worker died runs again (up to twice) instead of failing at the first stall.
         maxStalledCount: MAX_STALLED_COUNT,
+        ...(telemetry && { telemetry }),
       },
     );
     worker.on('completed', (job) => {

@@ -45,6 +45,8 @@ export const commonEnv = {
   LOG_SHIPPING: z.stringbool().default(true),
   LOG_STREAM_MAX_ENTRIES: z.coerce.number().int().min(100).default(10_000),
   LOG_STREAM_RETENTION_HOURS: z.coerce.number().min(1).default(24),
+  /** Unexpected errors go to Sentry (or a compatible service) when set; tracing reads the OTEL_* variables. */
+  SENTRY_DSN: z.preprocess((value) => (value === '' ? undefined : value), url(['http', 'https']).optional()),
 };
 
 const DEV_SECRET = 'renamer-development-secret-change-me-in-production';

@@ -1,3 +1,4 @@
+import { flushErrorTracking, flushTracing, reportError } from '@renamer/telemetry';
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from './logger';
 
@@ -17,8 +18,10 @@ export function closeOnSignals(logger: Logger, closers: Closer[], graceMs = 25_0
       onTimeout: () => logger.error({ graceMs }, 'shutdown timed out'),
     },
     async ({ signal, err }) => {
-      if (err) logger.fatal({ err }, 'uncaught error: shutting down');
-      else logger.info({ signal }, 'shutting down');
+      if (err) {
+        logger.fatal({ err }, 'uncaught error: shutting down');
+        reportError(err);
+      } else logger.info({ signal }, 'shutting down');
       let failures = 0;
       for (const close of closers) {
         await close().catch((error: unknown) => {
@@ -26,6 +29,10 @@ export function closeOnSignals(logger: Logger, closers: Closer[], graceMs = 25_0
           logger.error({ err: error }, 'error while shutting down');
         });
       }
+      // What the tracer and the error tracker still hold goes out last, with the shutdown's own spans and errors.
+      await Promise.all([flushTracing(), flushErrorTracking()]).catch((error: unknown) => {
+        logger.warn({ err: error }, 'traces or errors not all sent');
+      });
       // close-with-grace logs what is thrown here and exits with 1.
       if (failures) throw new Error(`${failures} resource(s) did not close`);
       logger.info('stopped');

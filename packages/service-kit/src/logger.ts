@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { activeTraceFields, tracingEnabled } from '@renamer/telemetry';
 import { type DestinationStream, type Logger, pino, type StreamEntry, type TransportTargetOptions } from 'pino';
 import type { PlatformEnv } from './env';
 
@@ -80,6 +81,8 @@ export function createLogger(
       paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       censor: '[redacted]',
     },
+    // The trace and span of the line's request or job; without tracing there is no mixin at all.
+    ...(tracingEnabled() ? { mixin: activeTraceFields } : {}),
   };
   if (nodeEnv === 'development') {
     const pretty = { ...PRETTY_TRANSPORT, level };

@@ -10,6 +10,7 @@ import {
   type ProblemFieldError,
   problemTypeUri,
 } from '@renamer/contracts';
+import { reportError } from '@renamer/telemetry';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Logger } from './logger';
@@ -60,10 +61,18 @@ function toProblem(error: FastifyError | AppError | Error, request: FastifyReque
   );
 }
 
+/** The signed-in user behind a request, when the auth plugin found one: an id, never an email or a token. */
+function callerOf(request: FastifyRequest): { userId?: string } {
+  const userId = (request as { principal?: { user?: { id?: string } } }).principal?.user?.id;
+  return userId ? { userId } : {};
+}
+
 function answerProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error, request);
-  if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-  else request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
+  if (problem.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    reportError(error, { requestId: request.id, ...callerOf(request) });
+  } else request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');
   return sendProblem(reply, problem, error instanceof AppError ? error.headers : {});
 }
 

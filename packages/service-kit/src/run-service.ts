@@ -1,3 +1,4 @@
+import { initErrorTracking } from '@renamer/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { PlatformEnv } from './env';
 import { closeOnSignals, exitOnBootFailure } from './lifecycle';
@@ -20,6 +21,7 @@ export async function runHttpService<E extends PlatformEnv>(options: {
   try {
     const env = options.loadEnv();
     const logger = createLogger(options.name, env.LOG_LEVEL, env.NODE_ENV, logShippingFromEnv(env));
+    await initErrorTracking({ dsn: env.SENTRY_DSN, service: options.name, environment: env.NODE_ENV });
     const platform = createPlatform(env, { logger });
     await platform.initStore().catch((err) => logger.warn({ err }, 'storage not reachable yet'));
     const app = await options.build({ env, logger, platform });

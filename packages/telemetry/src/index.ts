@@ -1,1 +1,2 @@
-export {};
+export { type ErrorContext, flushErrorTracking, initErrorTracking, reportError } from './error-tracking';
+export { activeTraceFields, bullmqTelemetry, flushTracing, tracingEnabled } from './tracing';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export interface SpawnedService {
   child: ChildProcess;
@@ -20,6 +21,9 @@ export interface SpawnOptions {
   logFile?: string;
 }
 
+/** Tracing's start, loaded before the service as `npm start` loads it (it does nothing unless configured). */
+const TELEMETRY_REGISTER = createRequire(import.meta.url).resolve('@renamer/telemetry/register');
+
 /** Runs a TypeScript entrypoint as its own process, as `npm start` does. */
 export function spawnService(
   entry: string,
@@ -27,7 +31,7 @@ export function spawnService(
   { nodeArgs = [], logFile }: SpawnOptions = {},
 ): SpawnedService {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', TELEMETRY_REGISTER, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
