@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { activeTraceFields, tracingEnabled } from '@renamer/telemetry';
 import { type DestinationStream, type Logger, pino, type StreamEntry, type TransportTargetOptions } from 'pino';
 import type { PlatformEnv } from './env';
@@ -59,7 +59,8 @@ export function logShippingFromEnv(env: PlatformEnv): LogShipping | undefined {
 
 /** The lines shipped: warnings and worse, whatever the service's own level. */
 const SHIPPED_LEVEL = 'warn';
-const SHIPPING_TRANSPORT = fileURLToPath(new URL('./log-shipping/redis-stream-transport.mjs', import.meta.url));
+// Through the package's exports, so that a service bundled into one file (the Docker image) finds it too.
+const SHIPPING_TRANSPORT = createRequire(import.meta.url).resolve('@renamer/service-kit/log-shipping-transport');
 
 const shippingTarget = (shipping: LogShipping): TransportTargetOptions => ({
   target: SHIPPING_TRANSPORT,
