@@ -69,7 +69,12 @@ function callerOf(request: FastifyRequest): { userId?: string } {
 
 function answerProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error, request);
-  if (problem.status >= 500) {
+  // A 5xx the service chose (uploads switched off, a dependency down, payments not configured) is a warning;
+  // anything else is a failure to look into: logged with its stack and sent to error tracking.
+  const deliberate = error instanceof AppError && problem.code !== 'internal';
+  if (problem.status >= 500 && deliberate) {
+    request.log.warn({ code: problem.code, detail: problem.detail }, 'request refused');
+  } else if (problem.status >= 500) {
     request.log.error({ err: error }, 'request failed');
     reportError(error, { requestId: request.id, ...callerOf(request) });
   } else request.log.info({ code: problem.code, detail: problem.detail }, 'request refused');

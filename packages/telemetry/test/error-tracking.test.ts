@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AppError } from '@renamer/contracts';
 import { createHttpService, createLogger } from '@renamer/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushErrorTracking, initErrorTracking } from '../src';
@@ -20,6 +21,10 @@ service.get('/boom', async (request) => {
   // What the auth plugin leaves on a signed-in request.
   (request as unknown as { principal: unknown }).principal = { user: { id: '7f1e2d3c-0000-4000-8000-000000000001' } };
   throw new Error('the disk is on fire');
+});
+
+service.get('/closed', async () => {
+  throw new AppError('uploads_disabled', 'Uploads are switched off for now.');
 });
 
 beforeAll(async () => {
@@ -50,10 +55,11 @@ describe('error tracking', () => {
     expect(event).not.toContain('rn_secret-token-never-sent');
   });
 
-  it('leaves an expected refusal (4xx) alone', async () => {
+  it('leaves the refusals the service chose alone, a 503 it answers on purpose included', async () => {
     const address = service.server.address() as AddressInfo;
     const before = envelopes.length;
     expect((await fetch(`http://127.0.0.1:${address.port}/no-such-route`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${address.port}/closed`)).status).toBe(503);
     await flushErrorTracking();
     expect(envelopes.length).toBe(before);
   });
