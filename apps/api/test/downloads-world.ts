@@ -1,14 +1,11 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/service-kit/testing';
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from '@renamer/storage/testing';
 import sharp from 'sharp';
 import { vi } from 'vitest';
 import { type ApiStack, getJson, startApiStack, type UploadFile, upload, waitForBatch } from './support';
-
-const WORKER_ENTRY = fileURLToPath(new URL('../../worker/src/server.ts', import.meta.url));
 
 export const run = promisify(execFile);
 
@@ -79,12 +76,7 @@ export async function startDownloadWorld(name: string, driver: Driver, { worker:
   const stack: ApiStack = await startApiStack(name, overrides);
   await stack.platform.initStore();
   const api = await stack.startApi();
-  let worker: SpawnedService | undefined;
-  async function startWorker() {
-    const port = await freePort();
-    worker = spawnService(WORKER_ENTRY, { ...stack.env, WORKER_PORT: String(port) });
-    await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`, 200, 40_000);
-  }
+  const startWorker = () => stack.startWorker();
   if (withWorker) await startWorker();
 
   return {
@@ -113,7 +105,6 @@ export async function startDownloadWorld(name: string, driver: Driver, { worker:
     get: (path: string, key: string, init: RequestInit = {}) => getJson(`${api.url}${path}`, key, init),
 
     async close() {
-      await worker?.stop();
       await stack.close();
       await s3?.close();
     },

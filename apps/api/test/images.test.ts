@@ -1,29 +1,20 @@
-import { fileURLToPath } from 'node:url';
 import { IMAGE_EVENTS } from '@renamer/domain';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, connectWs, getJson, type Json, startApiStack, upload, waitForBatch } from './support/api-stack';
 import { photo } from './support/images';
 
-const WORKER_ENTRY = fileURLToPath(new URL('../../worker/src/server.ts', import.meta.url));
-
 let stack: ApiStack;
 let api: { url: string };
-let worker: SpawnedService;
 
 beforeAll(async () => {
   stack = await startApiStack('images');
   api = await stack.startApi();
   // The real analysis, in a worker process of its own, as in production.
-  const port = await freePort();
-  worker = spawnService(WORKER_ENTRY, { ...stack.env, WORKER_PORT: String(port), WORK_DIR: testDir('images-worker') });
-  await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`);
+  await stack.startWorker({ WORK_DIR: testDir('images-worker') });
 }, 60_000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await stack?.close();
-});
+afterAll(() => stack?.close());
 
 type User = Awaited<ReturnType<ApiStack['createUser']>>;
 let seed = 0;

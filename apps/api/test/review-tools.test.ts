@@ -1,34 +1,21 @@
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, getJson, type Json, startApiStack, upload, waitForBatch } from './support/api-stack';
 import { photo } from './support/images';
 
 /** What a client uses to review a batch: the files it already has, batch settings, name checks, score order. */
 
-const WORKER_ENTRY = fileURLToPath(new URL('../../worker/src/server.ts', import.meta.url));
-
 let stack: ApiStack;
 let api: { url: string };
-let worker: SpawnedService;
 
 beforeAll(async () => {
   stack = await startApiStack('review-tools');
   api = await stack.startApi();
-  const port = await freePort();
-  worker = spawnService(WORKER_ENTRY, {
-    ...stack.env,
-    WORKER_PORT: String(port),
-    WORK_DIR: testDir('review-tools-worker'),
-  });
-  await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`);
+  await stack.startWorker({ WORK_DIR: testDir('review-tools-worker') });
 }, 60_000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await stack?.close();
-});
+afterAll(() => stack?.close());
 
 type User = Awaited<ReturnType<ApiStack['createUser']>>;
 let seed = 1000;

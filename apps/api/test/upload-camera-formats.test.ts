@@ -1,13 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/service-kit/testing';
 import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, getJson, type Json, startApiStack, upload, waitForBatch } from './support';
 
-const WORKER_ENTRY = fileURLToPath(new URL('../../worker/src/server.ts', import.meta.url));
 const fixture = (path: string) => readFile(new URL(`../../../fixtures/${path}`, import.meta.url));
 
 // The HEIC (249 kB) fits the ordinary limit; the DNG (339 kB) only the RAW one.
@@ -16,7 +14,6 @@ const MAX_RAW_BYTES = 400_000;
 
 let stack: ApiStack;
 let api: { url: string };
-let worker: SpawnedService;
 const exiftool = new ExifTool({ useMWG: false });
 const work = testDir('upload-camera-work');
 
@@ -28,13 +25,10 @@ beforeAll(async () => {
   await stack.platform.initStore();
   api = await stack.startApi();
   await mkdir(work, { recursive: true });
-  const port = await freePort();
-  worker = spawnService(WORKER_ENTRY, { ...stack.env, WORKER_PORT: String(port) });
-  await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`, 200, 40_000);
+  await stack.startWorker();
 }, 90_000);
 
 afterAll(async () => {
-  await worker?.stop();
   await stack?.close();
   await exiftool.end();
 });

@@ -1,10 +1,19 @@
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '@renamer/auth';
 import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { createLogger, createPlatform } from '@renamer/service-kit';
-import { createIsolatedDatabase, freePort, testDir, testServiceEnv } from '@renamer/service-kit/testing';
+import {
+  createIsolatedDatabase,
+  freePort,
+  type SpawnedService,
+  spawnService,
+  testDir,
+  testServiceEnv,
+  waitForStatus,
+} from '@renamer/service-kit/testing';
 import { userObjectPrefix } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
@@ -25,6 +34,8 @@ export interface UploadFile {
  * API instances on loopback sharing one PostgreSQL database (of the stack's own), one Redis prefix and one
  * object store directory, as separate machines would; the end-to-end tests add worker processes (e2e/).
  */
+const WORKER_ENTRY = fileURLToPath(new URL('../../../worker/src/server.ts', import.meta.url));
+
 export async function startApiStack(name: string, apiOverrides: Record<string, string> = {}) {
   const uploadTmpDir = testDir(`${name}-spool`);
   const base = testServiceEnv(name);
@@ -39,6 +50,7 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
   const platform = createPlatform(parsedEnv);
   const repositories = createRepositories(platform.db.db);
   const apis: { app: FastifyInstance; url: string; close: () => Promise<void> }[] = [];
+  const workers: SpawnedService[] = [];
 
   return {
     env,
@@ -73,6 +85,15 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
       return api;
     },
 
+    /** The real worker, in a process of its own as in production, on this stack's database, Redis and store. */
+    async startWorker(overrides: Record<string, string> = {}) {
+      const port = await freePort();
+      const worker = spawnService(WORKER_ENTRY, { ...env, WORKER_PORT: String(port), ...overrides });
+      workers.push(worker);
+      await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`, 200, 40_000);
+      return Object.assign(worker, { url: `http://127.0.0.1:${port}` });
+    },
+
     /** A user with an API key, made directly in the database (sign-in has its own tests). */
     async createUser(options: { quota?: number } = {}) {
       const id = crypto.randomUUID();
@@ -89,6 +110,7 @@ export async function startApiStack(name: string, apiOverrides: Record<string, s
     },
 
     async close() {
+      for (const worker of workers) await worker.stop();
       for (const api of apis) await api.close();
       await platform.close();
       await database.drop();
