@@ -11,6 +11,7 @@ import { migrateDatabase } from '../../packages/db/src/migrate';
 import { findPostgres } from './postgres';
 import { findRedis } from './redis';
 import { elapsedSince, redactUrl, say } from './say';
+import { buildWebIfChanged } from './web-build';
 
 /** A service of `apps/<name>/src/server.ts`, listening on `<NAME>_PORT`; `path` is what to open once it runs. */
 type Service = { name: string; port: number; path: string };
@@ -73,6 +74,10 @@ async function main(mode: string): Promise<void> {
   if (stopping) return;
 
   const env = process.env;
+  const webStartedAt = performance.now();
+  const web = await buildWebIfChanged(resolve(repoRoot, 'apps/web'));
+  say(web === 'built' ? `web app built in ${elapsedSince(webStartedAt)}` : 'web app: the last build is current');
+  if (stopping) return;
   const running = !env.OIDC_ISSUER && env.NODE_ENV !== 'production' ? [DEV_IDP, ...SERVICES] : SERVICES;
   const serviceEnv = {
     ...Object.fromEntries(running.map((service) => [portVariable(service), portOf(service)])),
@@ -112,6 +117,7 @@ async function main(mode: string): Promise<void> {
   });
   if (stopping) return;
   say('Renamer is running:');
+  say(`  web        ${serviceEnv.PUBLIC_URL}/`);
   for (const service of running) say(`  ${service.name.padEnd(10)} http://localhost:${portOf(service)}${service.path}`);
   const storage = serviceEnv.STORAGE_DRIVER === 's3' ? `S3 ${env.S3_ENDPOINT}` : serviceEnv.STORAGE_DIR;
   say(`  objects in ${storage}; Redis keys under ${serviceEnv.REDIS_PREFIX} on ${redactUrl(redis.url)}`);

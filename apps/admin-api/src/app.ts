@@ -28,7 +28,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     logger,
     healthChecks: platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
-    securityHeaders: true,
+    securityHeaders: { https: env.PUBLIC_URL.startsWith('https:') },
     checkResponses: env.NODE_ENV === 'test',
   });
   const services = createAdminServices(deps);

@@ -15,6 +15,7 @@ import { keywordRoutes } from './routes/keywords';
 import { paymentRoutes } from './routes/payments';
 import { webhookRoutes } from './routes/payments/webhook';
 import { signInRoutes } from './routes/sign-in';
+import { webAppBuilt, webAppRoutes } from './routes/web-app';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
 
@@ -33,9 +34,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     service: 'api',
     metrics,
     logger,
-    healthChecks: platform.healthChecks,
+    healthChecks: env.WEB_DIST_DIR
+      ? { ...platform.healthChecks, web: webAppBuilt(env.WEB_DIST_DIR) }
+      : platform.healthChecks,
     trustProxy: env.TRUST_PROXY,
-    securityHeaders: true,
+    securityHeaders: { https: env.PUBLIC_URL.startsWith('https:') },
     checkResponses: env.NODE_ENV === 'test',
   });
   const services = createApiServices(deps, metrics);
@@ -65,6 +68,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   });
   await app.register(filesRoutes, { downloads: services.downloads });
   await app.register(webhookRoutes, { billing: services.billing });
+  if (env.WEB_DIST_DIR) await app.register(webAppRoutes, { root: env.WEB_DIST_DIR });
 
   // Everything else.
   await app.register(requireCredentials, {

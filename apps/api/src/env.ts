@@ -1,4 +1,5 @@
 import { availableParallelism, tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { billingEnv } from '@renamer/billing';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
@@ -29,8 +30,13 @@ const emailList = z
   )
   .pipe(z.array(z.email()));
 
+/** Where `vite build` writes the web app, from this file (src/) or its bundle (dist/) alike. */
+const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
 export const apiEnvSchema = serviceEnvSchema({
   API_PORT: portVariable(3000),
+  /** The web app's build, served at `/`; empty: the API serves no web app. */
+  WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
   TRUST_PROXY: z.stringbool().default(false),
   /** Unset: the development provider that `npm start` runs (refused in production). */
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),

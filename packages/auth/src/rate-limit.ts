@@ -40,7 +40,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
       return request.principal ? `user:${request.principal.user.id}` : `ip:${request.ip}`;
     },
     max: (request) => (signIn && isSignInRoute(request) ? signIn.perMinute : options.perMinute),
-    allowList: (request) => UNLIMITED_ROUTES.has(request.routeOptions.url ?? ''),
+    // The web app's files and pages (everything outside /api) are not the API's to count.
+    allowList: (request) => UNLIMITED_ROUTES.has(request.routeOptions.url ?? '') || !request.url.startsWith('/api'),
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests: at most ${context.max} in ${context.after}. Try again later.`),
   });

@@ -12,7 +12,7 @@ import type { Logger } from './logger';
 import { createMetrics, type Metrics, registerMetrics, registerReadinessMetric } from './metrics';
 import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
 import { createResponseSerializerCompiler } from './response-serializer';
-import { securityHeaders } from './security-headers';
+import { type SecurityHeaderOptions, securityHeaders } from './security-headers';
 
 export interface HttpServiceOptions {
   logger: Logger;
@@ -23,7 +23,8 @@ export interface HttpServiceOptions {
   bodyLimit?: number;
   trustProxy?: boolean;
   /** helmet's default security headers on every answer (the services a browser talks to). */
-  securityHeaders?: boolean;
+  /** helmet's headers; `https` when the service's public address is https. */
+  securityHeaders?: SecurityHeaderOptions;
   /** Check every answer against its zod schema before it is written (the test runs: see response-serializer). */
   checkResponses?: boolean;
 }
@@ -65,7 +66,7 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createResponseSerializerCompiler({ checkAgainstSchema: options.checkResponses ?? false }));
-  const headers = options.securityHeaders ? securityHeaders() : {};
+  const headers = options.securityHeaders ? securityHeaders(options.securityHeaders) : {};
   // Callback style: an async hook would cost every request a promise for synchronous calls.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);

@@ -21,6 +21,8 @@ export async function startAuthStack(options: {
   adminEmails?: string;
   /** A database of the stack's own, for tests that count rows across the whole database. */
   isolatedDatabase?: boolean;
+  /** More of the API's variables (a web app to serve, say). */
+  apiEnv?: Record<string, string>;
 }) {
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -44,6 +46,7 @@ export async function startAuthStack(options: {
     ADMIN_EMAILS: options.adminEmails ?? '',
     AUTH_RATE_LIMIT_PER_MINUTE: String(options.authRateLimitPerMinute ?? 1000),
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 300),
+    ...options.apiEnv,
   });
   const logger = createLogger('api', env.LOG_LEVEL);
   const platform = createPlatform(env);

@@ -29,6 +29,8 @@ export function testServiceEnv(name: string) {
     REDIS_PREFIX: prefix,
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: testDir(name),
+    // The API serves no web app unless a test asks for one (its own build, or a fixture of one).
+    WEB_DIST_DIR: '',
   };
 }
 

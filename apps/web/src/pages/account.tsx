@@ -1,0 +1,185 @@
+import {
+  ApiKeyList,
+  CreatedApiKey,
+  DisplayName,
+  type Profile,
+  Profile as ProfileSchema,
+  QuotaResponse,
+} from '@renamer/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { z } from 'zod';
+import { api } from '../api/client';
+
+const PLAN_NAMES = { basic: 'Basic', pro: 'Pro', max: 'Max' } as const;
+const Nothing = z.null();
+
+/** The signed-in person's account: profile, plan and this month's quota, API keys, and deleting it all. */
+export function AccountPage({ profile }: { profile: Profile }) {
+  const queries = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: () => api('/api/auth/logout', Nothing, { method: 'POST' }),
+    onSuccess: () => window.location.assign('/'),
+  });
+  return (
+    <main>
+      <header className="bar">
+        <h1>Renamer</h1>
+        <button type="button" onClick={() => signOut.mutate()}>
+          Sign out
+        </button>
+      </header>
+      <ProfileSection profile={profile} onSaved={() => queries.invalidateQueries({ queryKey: ['me'] })} />
+      <QuotaSection />
+      <ApiKeysSection />
+      <DeleteAccountSection />
+    </main>
+  );
+}
+
+function ProfileSection({ profile, onSaved }: { profile: Profile; onSaved: () => void }) {
+  const inputId = useId();
+  const [name, setName] = useState(profile.displayName);
+  const save = useMutation({
+    mutationFn: (displayName: string) => api('/api/auth/me', ProfileSchema, { method: 'PATCH', json: { displayName } }),
+    onSuccess: onSaved,
+  });
+  const valid = DisplayName.safeParse(name);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid.success) save.mutate(valid.data);
+  };
+  return (
+    <section aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`}>Profile</h2>
+      <form onSubmit={submit}>
+        <label htmlFor={inputId}>Display name</label>
+        <input id={inputId} value={name} onChange={(event) => setName(event.target.value)} />
+        <button type="submit" disabled={!valid.success || save.isPending}>
+          Save
+        </button>
+        {!valid.success && <p role="alert">{valid.error.issues[0]?.message}</p>}
+        {save.isSuccess && <p role="status">Saved.</p>}
+      </form>
+    </section>
+  );
+}
+
+function QuotaSection() {
+  const quota = useQuery({ queryKey: ['quota'], queryFn: () => api('/api/auth/quota', QuotaResponse) });
+  if (!quota.data) return null;
+  const { plan, used, quota: total, remaining, periodEnd } = quota.data;
+  return (
+    <section aria-labelledby="quota-title">
+      <h2 id="quota-title">Plan</h2>
+      <p>
+        {PLAN_NAMES[plan]}: {used} of {total} images used this month, {remaining} left until{' '}
+        {new Date(periodEnd).toLocaleDateString()}.
+      </p>
+      <progress max={total} value={used} aria-label="Images used this month" />
+    </section>
+  );
+}
+
+function ApiKeysSection() {
+  const queries = useQueryClient();
+  const nameId = useId();
+  const [name, setName] = useState('');
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api('/api/auth/api-keys', ApiKeyList) });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['api-keys'] });
+  const create = useMutation({
+    mutationFn: () => api('/api/auth/api-keys', CreatedApiKey, { method: 'POST', json: { name } }),
+    onSuccess: () => {
+      setName('');
+      void refresh();
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => api(`/api/auth/api-keys/${id}`, Nothing, { method: 'DELETE' }),
+    onSuccess: refresh,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim()) create.mutate();
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p>For scripts and the command-line client: `Authorization: Bearer &lt;key&gt;`.</p>
+      <form onSubmit={submit}>
+        <label htmlFor={nameId}>Name of a new key</label>
+        <input id={nameId} value={name} onChange={(event) => setName(event.target.value)} maxLength={100} />
+        <button type="submit" disabled={!name.trim() || create.isPending}>
+          Create key
+        </button>
+      </form>
+      {create.data && <NewKey secret={create.data.key} />}
+      <ul aria-label="Your API keys">
+        {keys.data?.items.map((key) => (
+          <li key={key.id}>
+            <span>
+              {key.name} <code>{key.prefix}…</code>, created {new Date(key.createdAt).toLocaleDateString()}
+              {key.lastUsedAt ? `, last used ${new Date(key.lastUsedAt).toLocaleDateString()}` : ', never used'}
+            </span>
+            <button type="button" onClick={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A new key's secret, shown this once (only its hash is stored), with a copy button. */
+function NewKey({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div role="status" className="new-key">
+      <p>Copy this key now: it is shown only once.</p>
+      <code data-testid="new-api-key">{secret}</code>
+      <button
+        type="button"
+        onClick={() =>
+          navigator.clipboard.writeText(secret).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+function DeleteAccountSection() {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api('/api/auth/me', Nothing, { method: 'DELETE' }),
+    onSuccess: () => window.location.assign('/'),
+  });
+  return (
+    <section aria-labelledby="delete-title">
+      <h2 id="delete-title">Delete the account</h2>
+      {confirming ? (
+        <div role="alertdialog" aria-labelledby="delete-warning">
+          <p id="delete-warning">
+            This deletes every batch and image you uploaded, their names and history, your API keys and your sessions,
+            at once and for good. Payments already made stay on record.
+          </p>
+          <button type="button" className="danger" onClick={() => remove.mutate()}>
+            Delete everything
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep my account
+          </button>
+        </div>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)}>
+          Delete the account…
+        </button>
+      )}
+    </section>
+  );
+}

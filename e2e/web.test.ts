@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { type AuthStack, startAuthStack } from '@renamer/api/testing';
+import chromium from '@sparticuz/chromium';
+import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWebIfChanged } from '../scripts/stack/web-build';
+
+/** The web app in a real browser (the Chromium of @sparticuz/chromium), served by the API from its own origin. */
+
+const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
+const AXE = createRequire(import.meta.url).resolve('axe-core');
+
+let stack: AuthStack;
+let browser: Browser;
+/** One browser context for the file: this Chromium runs single-process, and closing a context ends it. */
+let context: BrowserContext;
+
+beforeAll(async () => {
+  await buildWebIfChanged(WEB_DIR);
+  stack = await startAuthStack({ name: 'web-app', apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist` } });
+  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args });
+  context = await browser.newContext();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** Serious or critical accessibility violations axe-core finds on the page as it stands. */
+async function seriousViolations(page: import('playwright-core').Page) {
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  const found = await page.evaluate(async () => {
+    const { violations } = await (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+    ).axe.run();
+    return violations.map(({ id, impact }) => ({ id, impact }));
+  });
+  return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+describe('the web app', () => {
+  it('signs a person in through the provider, shows their plan, and makes, shows once and revokes an API key', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    await page.goto(`${stack.apiUrl}/`);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill('ada@renamer.test');
+    await page.getByLabel('Display name').fill('Ada');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.waitForURL(`${stack.apiUrl}/`);
+    await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada');
+    await expect.poll(() => page.getByText(/Basic: 0 of 50 images used this month/).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel('Name of a new key').fill('laptop script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByTestId('new-api-key').textContent();
+    expect(key).toMatch(/^rn_/);
+    const asScript = () => fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await (await asScript()).json()).toMatchObject({ displayName: 'Ada' });
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Your API keys' }).getByText('laptop script').count())
+      .toBe(1);
+
+    await page.getByRole('button', { name: 'Revoke laptop script' }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Your API keys' }).getByText('laptop script').count())
+      .toBe(0);
+    expect((await asScript()).status).toBe(401);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs under the API’s own Content-Security-Policy and fits a phone’s width without horizontal scrolling', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 375, height: 740 });
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) refused.push(message.text());
+    });
+    await page.goto(`${stack.apiUrl}/`);
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(refused).toEqual([]);
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+            .scrollWidth,
+      ),
+    ).toBeLessThanOrEqual(375);
+    await page.close();
+  });
+});
