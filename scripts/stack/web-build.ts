@@ -20,6 +20,13 @@ export async function buildWebIfChanged(webDir: string): Promise<'built' | 'curr
   const built = (await stat(join(webDir, 'dist', 'index.html')).catch(() => undefined))?.mtimeMs ?? 0;
   const sources = Math.max(...(await Promise.all(SOURCES.map((source) => newest(join(webDir, source))))));
   if (built > sources) return 'current';
-  await build({ root: webDir, configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite sets NODE_ENV=production in the process that builds; the services started after must not inherit it.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({ root: webDir, configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   return 'built';
 }
