@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type AuthStack, startAuthStack } from '@renamer/api/testing';
+import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
 import chromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,21 +12,32 @@ import { buildWebIfChanged } from '../scripts/stack/web-build';
 
 const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
 const AXE = createRequire(import.meta.url).resolve('axe-core');
+const WORKER_ENTRY = fileURLToPath(new URL('../apps/worker/src/server.ts', import.meta.url));
 
 let stack: AuthStack;
+let worker: SpawnedService;
 let browser: Browser;
 /** One browser context for the file: this Chromium runs single-process, and closing a context ends it. */
 let context: BrowserContext;
 
 beforeAll(async () => {
   await buildWebIfChanged(WEB_DIR);
-  stack = await startAuthStack({ name: 'web-app', apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist` } });
+  // Its own database: the worker beside it acts on every row it finds.
+  stack = await startAuthStack({
+    name: 'web-app',
+    isolatedDatabase: true,
+    apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist` },
+  });
+  const port = await freePort();
+  worker = spawnService(WORKER_ENTRY, { ...stack.serviceEnv, WORKER_PORT: String(port) });
+  await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`, 200, 60_000);
   browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args });
   context = await browser.newContext();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
+  await worker?.stop();
   await stack?.close();
 });
 
@@ -55,6 +67,7 @@ describe('the web app', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     await page.waitForURL(`${stack.apiUrl}/`);
+    await page.getByRole('link', { name: 'Account' }).click();
     await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada');
     await expect.poll(() => page.getByText(/Basic: 0 of 50 images used this month/).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
@@ -85,7 +98,7 @@ describe('the web app', () => {
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) refused.push(message.text());
     });
-    await page.goto(`${stack.apiUrl}/`);
+    await page.goto(`${stack.apiUrl}/account`);
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(refused).toEqual([]);
     expect(
@@ -95,6 +108,36 @@ describe('the web app', () => {
             .scrollWidth,
       ),
     ).toBeLessThanOrEqual(375);
+    await page.close();
+  });
+
+  it('uploads photos picked in the page, skips those already uploaded, and shows the batch finish live', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.apiUrl}/`);
+    const files = await Promise.all(
+      [301, 302].map(async (seed) => ({
+        name: `IMG_${seed}.JPG`,
+        mimeType: 'image/jpeg',
+        buffer: await photo('jpeg', seed),
+      })),
+    );
+    await page.getByLabel('Photos', { exact: true }).setInputFiles(files);
+    await page.getByLabel('Keywords (comma-separated, they lead the names)').fill('red shoes');
+    await page.getByRole('button', { name: 'Upload 2 photos' }).click();
+    await page.getByText('2 uploaded, 0 already in your account, 0 refused.').waitFor();
+
+    await page.getByRole('link', { name: 'Batches' }).click();
+    await expect
+      .poll(() => page.getByTestId('batch-status').first().textContent(), { timeout: 20_000 })
+      .toBe('completed');
+    expect(await page.getByRole('list', { name: 'Your batches' }).getByRole('listitem').count()).toBe(1);
+
+    // The same photos again: hashed in the page, found in the account, not sent.
+    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByLabel('Photos', { exact: true }).setInputFiles(files);
+    await page.getByRole('button', { name: 'Upload 2 photos' }).click();
+    await page.getByText('0 uploaded, 2 already in your account, 0 refused.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 });

@@ -20,8 +20,10 @@ export async function buildWebIfChanged(webDir: string): Promise<'built' | 'curr
   const built = (await stat(join(webDir, 'dist', 'index.html')).catch(() => undefined))?.mtimeMs ?? 0;
   const sources = Math.max(...(await Promise.all(SOURCES.map((source) => newest(join(webDir, source))))));
   if (built > sources) return 'current';
-  // Vite sets NODE_ENV=production in the process that builds; the services started after must not inherit it.
+  // A production build needs NODE_ENV=production while it runs (React's JSX transform reads it: under a test
+  // runner's `test` it would emit development calls the production React lacks); the process keeps its own after.
   const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   try {
     await build({ root: webDir, configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });
   } finally {

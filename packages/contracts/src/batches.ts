@@ -113,3 +113,4 @@ export const UploadResponse = z.object({
   accepted: z.array(z.object({ imageId: z.uuid(), originalFilename: z.string() })),
   rejected: z.array(RejectedFile),
 });
+export type UploadResponse = z.infer<typeof UploadResponse>;

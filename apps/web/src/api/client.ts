@@ -11,10 +11,10 @@ export class ApiProblem extends Error {
   }
 }
 
-let csrfToken: Promise<string> | undefined;
+let token: Promise<string> | undefined;
 /** The session's CSRF token, fetched once per page life (a new sign-in reloads the page). */
-const csrf = () =>
-  (csrfToken ??= fetch('/api/auth/csrf', { credentials: 'same-origin' })
+export const csrfToken = () =>
+  (token ??= fetch('/api/auth/csrf', { credentials: 'same-origin' })
     .then((response) => response.json() as Promise<{ token: string }>)
     .then((body) => body.token));
 
@@ -30,7 +30,7 @@ export async function api<S extends z.ZodType>(
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = {};
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = await csrf();
+  if (method !== 'GET') headers['x-csrf-token'] = await csrfToken();
   const response = await fetch(path, {
     method,
     headers,

@@ -22,18 +22,15 @@ export function AccountPage({ profile }: { profile: Profile }) {
     onSuccess: () => window.location.assign('/'),
   });
   return (
-    <main>
-      <header className="bar">
-        <h1>Renamer</h1>
-        <button type="button" onClick={() => signOut.mutate()}>
-          Sign out
-        </button>
-      </header>
+    <>
       <ProfileSection profile={profile} onSaved={() => queries.invalidateQueries({ queryKey: ['me'] })} />
       <QuotaSection />
       <ApiKeysSection />
       <DeleteAccountSection />
-    </main>
+      <button type="button" onClick={() => signOut.mutate()}>
+        Sign out
+      </button>
+    </>
   );
 }
 

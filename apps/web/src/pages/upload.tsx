@@ -1,0 +1,235 @@
+import { BatchCheckResponse } from '@renamer/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
+import { api } from '../api/client';
+import { hashFiles } from '../upload/hash-files';
+import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
+
+/** The types the API takes, for the file pickers (the API checks the bytes themselves). */
+const ACCEPT = 'image/*,.heic,.heif,.dng,.cr2,.cr3,.nef,.arw,.orf,.raf,.rw2';
+const CHECK_CHUNK = 1000;
+
+type FileState =
+  | { state: 'waiting' }
+  | { state: 'skipped'; detail: string }
+  | { state: 'uploading' }
+  | { state: 'accepted'; batchId: string }
+  | { state: 'rejected'; code: string; detail: string }
+  | { state: 'network' };
+
+interface Row {
+  file: File;
+  status: FileState;
+}
+
+const isImageLike = (file: File) => !file.name.startsWith('.');
+
+/**
+ * Drop files or a folder, or pick them: each is hashed in a Web Worker, those the account already holds are
+ * skipped (POST /api/batch/check), the rest go up in requests of at most 100 files, two at a time, each file's
+ * fate shown beside it; what the network dropped can be sent again.
+ */
+export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
+  const queries = useQueryClient();
+  const ids = { keywords: useId(), context: useId(), locale: useId(), files: useId(), folder: useId() };
+  const [rows, setRows] = useState<Row[]>([]);
+  const [fields, setFields] = useState<UploadFields>({ keywords: '', context: '', locale: 'en' });
+  const [phase, setPhase] = useState<'idle' | 'hashing' | 'uploading' | 'done'>('idle');
+  const [hashed, setHashed] = useState(0);
+  const [sent, setSent] = useState<Record<number, number>>({});
+  const dropping = useRef(false);
+
+  const add = (files: Iterable<File>) =>
+    setRows((current) => [
+      ...current,
+      ...[...files].filter(isImageLike).map((file) => ({ file, status: { state: 'waiting' } as const })),
+    ]);
+
+  const setStatus = (files: readonly File[], status: FileState) =>
+    setRows((current) => current.map((row) => (files.includes(row.file) ? { ...row, status } : row)));
+
+  function settle(files: readonly File[], outcome: RequestOutcome) {
+    if (outcome.ok) {
+      const rejected = new Map(outcome.response.rejected.map((file) => [file.originalFilename, file]));
+      setRows((current) =>
+        current.map((row) => {
+          if (!files.includes(row.file)) return row;
+          const refusal = rejected.get(row.file.name);
+          return {
+            ...row,
+            status: refusal
+              ? { state: 'rejected', code: refusal.code, detail: refusal.detail }
+              : { state: 'accepted', batchId: outcome.response.batchId },
+          };
+        }),
+      );
+    } else if ('network' in outcome) {
+      setStatus(files, { state: 'network' });
+    } else {
+      const perFile = new Map((outcome.problem.errors ?? []).map((error) => [error.path, error]));
+      setRows((current) =>
+        current.map((row) => {
+          if (!files.includes(row.file)) return row;
+          const own = perFile.get(row.file.name);
+          return {
+            ...row,
+            status: {
+              state: 'rejected',
+              code: own?.code ?? outcome.problem.code,
+              detail: own?.message ?? outcome.problem.detail,
+            },
+          };
+        }),
+      );
+    }
+  }
+
+  async function upload(files: readonly File[]) {
+    setPhase('hashing');
+    setHashed(0);
+    const hashes = await hashFiles(files, setHashed);
+    const existing = new Map<string, string>();
+    for (let start = 0; start < hashes.length; start += CHECK_CHUNK) {
+      const { existing: found } = await api('/api/batch/check', BatchCheckResponse, {
+        method: 'POST',
+        json: { checksums: [...new Set(hashes.slice(start, start + CHECK_CHUNK))] },
+      });
+      for (const match of found) existing.set(match.checksum, match.imageId);
+    }
+    const fresh = files.filter((_, index) => !existing.has(hashes[index]!));
+    setStatus(
+      files.filter((_, index) => existing.has(hashes[index]!)),
+      { state: 'skipped', detail: 'Already in your account: not uploaded again.' },
+    );
+    const groups: File[][] = [];
+    for (let start = 0; start < fresh.length; start += FILES_PER_REQUEST)
+      groups.push(fresh.slice(start, start + FILES_PER_REQUEST));
+    setPhase('uploading');
+    setStatus(fresh, { state: 'uploading' });
+    await sendGroups(
+      groups,
+      fields,
+      (group, outcome) => settle(groups[group]!, outcome),
+      (group, bytes) => setSent((current) => ({ ...current, [group]: bytes })),
+    );
+    setPhase('done');
+    void queries.invalidateQueries({ queryKey: ['quota'] });
+    void queries.invalidateQueries({ queryKey: ['batches'] });
+    onUploaded();
+  }
+
+  const start = (event: FormEvent) => {
+    event.preventDefault();
+    void upload(rows.filter((row) => row.status.state === 'waiting').map((row) => row.file));
+  };
+  const retry = () => void upload(rows.filter((row) => row.status.state === 'network').map((row) => row.file));
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    dropping.current = false;
+    add(event.dataTransfer.files);
+  };
+
+  const count = (state: FileState['state']) => rows.filter((row) => row.status.state === state).length;
+  const waiting = count('waiting');
+  const totalBytes = rows.reduce((sum, row) => sum + (row.status.state === 'uploading' ? row.file.size : 0), 0);
+  const sentBytes = Object.values(sent).reduce((sum, bytes) => sum + bytes, 0);
+
+  return (
+    <section aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload photos</h2>
+      <form onSubmit={start}>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer shortcut; the file inputs inside are the way for everyone */}
+        <div className="drop-zone" onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
+          <p>Drop photos or a folder here, or choose them:</p>
+          <label htmlFor={ids.files}>Photos</label>
+          <input
+            id={ids.files}
+            type="file"
+            multiple
+            accept={ACCEPT}
+            onChange={(event) => add(event.target.files ?? [])}
+          />
+          <label htmlFor={ids.folder}>A folder</label>
+          <input
+            id={ids.folder}
+            type="file"
+            multiple
+            {...{ webkitdirectory: '', directory: '' }}
+            onChange={(event) => add(event.target.files ?? [])}
+          />
+        </div>
+        <label htmlFor={ids.keywords}>Keywords (comma-separated, they lead the names)</label>
+        <input
+          id={ids.keywords}
+          value={fields.keywords}
+          onChange={(event) => setFields({ ...fields, keywords: event.target.value })}
+        />
+        <label htmlFor={ids.context}>What the photos show (optional)</label>
+        <textarea
+          id={ids.context}
+          maxLength={500}
+          value={fields.context}
+          onChange={(event) => setFields({ ...fields, context: event.target.value })}
+        />
+        <label htmlFor={ids.locale}>Language of the names</label>
+        <select
+          id={ids.locale}
+          value={fields.locale}
+          onChange={(event) => setFields({ ...fields, locale: event.target.value })}
+        >
+          <option value="en">English</option>
+          <option value="de">Deutsch</option>
+          <option value="fr">Français</option>
+          <option value="es">Español</option>
+        </select>
+        <button type="submit" disabled={waiting === 0 || phase === 'hashing' || phase === 'uploading'}>
+          Upload {waiting} {waiting === 1 ? 'photo' : 'photos'}
+        </button>
+      </form>
+      {phase === 'hashing' && (
+        <p role="status">
+          Checking files: {hashed} of {rows.length}…
+        </p>
+      )}
+      {phase === 'uploading' && totalBytes > 0 && (
+        <progress max={totalBytes} value={Math.min(sentBytes, totalBytes)} aria-label="Upload progress" />
+      )}
+      {phase === 'done' && (
+        <p role="status">
+          {count('accepted')} uploaded, {count('skipped')} already in your account, {count('rejected')} refused
+          {count('network') > 0 && `, ${count('network')} not sent`}.
+        </p>
+      )}
+      {count('network') > 0 && phase === 'done' && (
+        <button type="button" onClick={retry}>
+          Send the {count('network')} again
+        </button>
+      )}
+      <ul aria-label="Files">
+        {rows.map((row) => (
+          <li key={`${row.file.name}-${row.file.size}-${row.file.lastModified}`}>
+            <span>{row.file.webkitRelativePath || row.file.name}</span>
+            <span>{describe(row.status)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function describe(status: FileState): string {
+  switch (status.state) {
+    case 'waiting':
+      return 'ready to upload';
+    case 'skipped':
+      return status.detail;
+    case 'uploading':
+      return 'uploading…';
+    case 'accepted':
+      return 'uploaded';
+    case 'rejected':
+      return `refused: ${status.detail}`;
+    case 'network':
+      return 'not sent: the connection dropped';
+  }
+}
