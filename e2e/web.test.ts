@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
 import chromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +133,15 @@ describe('the web app', () => {
       .poll(() => page.getByTestId('batch-status').first().textContent(), { timeout: 20_000 })
       .toBe('completed');
     expect(await page.getByRole('list', { name: 'Your batches' }).getByRole('listitem').count()).toBe(1);
+    const [archive] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download ZIP' }).click(),
+    ]);
+    const saved = join(testDir('web-downloads'), 'batch.zip');
+    await archive.saveAs(saved);
+    const listing = execFileSync('unzip', ['-Z1', saved], { encoding: 'utf8' }).trim().split('\n');
+    expect(listing).toHaveLength(2);
+    expect(listing.every((name) => /^red-shoes.*\.jpg$/.test(name))).toBe(true);
 
     // The same photos again: hashed in the page, found in the account, not sent.
     await page.getByRole('link', { name: 'Upload' }).click();

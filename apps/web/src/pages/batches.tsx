@@ -1,9 +1,14 @@
-import { BatchList } from '@renamer/contracts';
-import { useQuery } from '@tanstack/react-query';
+import {
+  BatchDownloadResponse,
+  BatchList,
+  type BatchStatusResponse,
+  BatchStatusResponse as BatchStatusSchema,
+} from '@renamer/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { isFinished, useLiveBatches } from '../api/live-batches';
 
-/** The person's batches, newest first, those still at work followed live. */
+/** The person's batches, newest first, those still at work followed live, each with what can be done to it. */
 export function BatchesPage() {
   const batches = useQuery({ queryKey: ['batches'], queryFn: () => api('/api/batch?limit=50', BatchList) });
   const items = batches.data?.items ?? [];
@@ -14,18 +19,55 @@ export function BatchesPage() {
       {items.length === 0 && <p>No batch yet: upload some photos.</p>}
       <ul aria-label="Your batches">
         {items.map((batch) => (
-          <li key={batch.batchId} data-batch-id={batch.batchId}>
-            <span>
-              {batch.name ?? new Date(batch.createdAt).toLocaleString()}: {batch.total}{' '}
-              {batch.total === 1 ? 'image' : 'images'}
-            </span>
-            <span aria-live="polite">
-              <span data-testid="batch-status">{batch.status}</span>, {batch.processed} of {batch.total} done
-              <progress max={batch.total} value={batch.processed} aria-label={`Progress of the batch`} />
-            </span>
-          </li>
+          <BatchRow key={batch.batchId} batch={batch} />
         ))}
       </ul>
     </section>
+  );
+}
+
+function BatchRow({ batch }: { batch: BatchStatusResponse }) {
+  const queries = useQueryClient();
+  const refresh = () => queries.invalidateQueries({ queryKey: ['batches'] });
+  const change = useMutation({
+    mutationFn: (action: 'cancel' | 'retry') =>
+      api(`/api/batch/${batch.batchId}/${action}`, BatchStatusSchema, { method: 'POST' }),
+    onSuccess: refresh,
+  });
+  // The link needs no credentials and is valid an hour: the browser downloads the archive as it streams.
+  const download = useMutation({
+    mutationFn: () => api(`/api/batch/${batch.batchId}/download`, BatchDownloadResponse, { method: 'POST' }),
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+  const named = batch.counts.ready + batch.counts.approved;
+  const label = batch.name ?? new Date(batch.createdAt).toLocaleString();
+  return (
+    <li data-batch-id={batch.batchId}>
+      <span>
+        {label}: {batch.total} {batch.total === 1 ? 'image' : 'images'}
+      </span>
+      <span aria-live="polite">
+        <span data-testid="batch-status">{batch.status}</span>, {batch.processed} of {batch.total} done
+        <progress max={batch.total} value={batch.processed} aria-label={`Progress of ${label}`} />
+      </span>
+      <span>
+        {!isFinished(batch.status) && (
+          <button type="button" onClick={() => change.mutate('cancel')}>
+            Cancel
+          </button>
+        )}
+        {(batch.counts.failed > 0 || batch.counts.cancelled > 0) && isFinished(batch.status) && (
+          <button type="button" onClick={() => change.mutate('retry')}>
+            Retry
+          </button>
+        )}
+        {named > 0 && (
+          <button type="button" onClick={() => download.mutate()}>
+            Download ZIP
+          </button>
+        )}
+      </span>
+      {(change.error ?? download.error) && <p role="alert">{(change.error ?? download.error)?.message}</p>}
+    </li>
   );
 }
