@@ -143,6 +143,28 @@ describe('the web app', () => {
     expect(listing).toHaveLength(2);
     expect(listing.every((name) => /^red-shoes.*\.jpg$/.test(name))).toBe(true);
 
+    // Review at the keyboard: rename the first image, approve it, undo that, then approve them all.
+    await page.getByRole('button', { name: 'Review' }).click();
+    const list = page.getByRole('listbox', { name: 'Images of the batch' });
+    const first = list.getByRole('option').first();
+    await first.waitFor();
+    await list.focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New name').fill('Blue Leather Boots!');
+    await page.getByText('→ blue-leather-boots.jpg').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => first.getByTestId('filename').textContent()).toBe('blue-leather-boots.jpg');
+    await page.keyboard.press('a');
+    await expect.poll(() => first.getByTestId('image-status').textContent()).toBe('approved');
+    await page.keyboard.press('u');
+    await expect.poll(() => first.getByTestId('image-status').textContent()).toBe('ready');
+    await page.keyboard.press('Shift+A');
+    await expect
+      .poll(async () => (await list.getByTestId('image-status').allTextContents()).join(','))
+      .toBe('approved,approved');
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: 'Batches' }).waitFor();
+
     // The same photos again: hashed in the page, found in the account, not sent.
     await page.getByRole('link', { name: 'Upload' }).click();
     await page.getByLabel('Photos', { exact: true }).setInputFiles(files);

@@ -9,7 +9,7 @@ import { api } from '../api/client';
 import { isFinished, useLiveBatches } from '../api/live-batches';
 
 /** The person's batches, newest first, those still at work followed live, each with what can be done to it. */
-export function BatchesPage() {
+export function BatchesPage({ onReview }: { onReview: (batchId: string) => void }) {
   const batches = useQuery({ queryKey: ['batches'], queryFn: () => api('/api/batch?limit=50', BatchList) });
   const items = batches.data?.items ?? [];
   useLiveBatches(items.filter((batch) => !isFinished(batch.status)).map((batch) => batch.batchId));
@@ -19,14 +19,14 @@ export function BatchesPage() {
       {items.length === 0 && <p>No batch yet: upload some photos.</p>}
       <ul aria-label="Your batches">
         {items.map((batch) => (
-          <BatchRow key={batch.batchId} batch={batch} />
+          <BatchRow key={batch.batchId} batch={batch} onReview={() => onReview(batch.batchId)} />
         ))}
       </ul>
     </section>
   );
 }
 
-function BatchRow({ batch }: { batch: BatchStatusResponse }) {
+function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: () => void }) {
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: ['batches'] });
   const change = useMutation({
@@ -59,6 +59,11 @@ function BatchRow({ batch }: { batch: BatchStatusResponse }) {
         {(batch.counts.failed > 0 || batch.counts.cancelled > 0) && isFinished(batch.status) && (
           <button type="button" onClick={() => change.mutate('retry')}>
             Retry
+          </button>
+        )}
+        {named > 0 && (
+          <button type="button" onClick={onReview}>
+            Review
           </button>
         )}
         {named > 0 && (
