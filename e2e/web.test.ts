@@ -56,6 +56,12 @@ async function seriousViolations(page: import('playwright-core').Page) {
   return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
+/** The status endpoint of the batch under review, read from the page's address. */
+async function batchStatusUrl(page: import('playwright-core').Page) {
+  const batchId = new URL(page.url()).pathname.split('/').pop();
+  return `/api/batch/${batchId}/status`;
+}
+
 describe('the web app', () => {
   it('signs a person in through the provider, shows their plan, and makes, shows once and revokes an API key', async () => {
     const page = await context.newPage();
@@ -162,6 +168,30 @@ describe('the web app', () => {
     await expect
       .poll(async () => (await list.getByTestId('image-status').allTextContents()).join(','))
       .toBe('approved,approved');
+
+    // Keywords: one typed (validated by the server), one the enhancement proposes, one removed.
+    const batchKeywords = page.getByRole('list', { name: 'Keywords of the batch' });
+    await expect.poll(() => batchKeywords.getByRole('listitem').allTextContents()).toEqual(['red shoes×']);
+    await page.getByLabel('Add a keyword').fill('Leather Boots');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => batchKeywords.getByRole('listitem').count()).toBe(2);
+    await page.getByRole('button', { name: 'Enhance the keywords' }).click();
+    const proposed = page.getByRole('list', { name: 'Proposed keywords' }).getByRole('button').first();
+    await proposed.waitFor();
+    await proposed.click();
+    await expect.poll(() => batchKeywords.getByRole('listitem').count()).toBe(3);
+    await page.getByRole('button', { name: 'Remove red shoes' }).click();
+    await expect.poll(() => batchKeywords.getByRole('listitem').count()).toBe(2);
+    const status = (await page.evaluate(
+      async (batchUrl) => (await fetch(batchUrl)).json(),
+      await batchStatusUrl(page),
+    )) as {
+      keywords: string[];
+    };
+    expect(status.keywords).toHaveLength(2);
+    expect(status.keywords).not.toContain('red shoes');
+
+    await list.focus();
     await page.keyboard.press('Escape');
     await page.getByRole('heading', { name: 'Batches' }).waitFor();
 
@@ -172,5 +202,5 @@ describe('the web app', () => {
     await page.getByText('0 uploaded, 2 already in your account, 0 refused.').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
-  });
+  }, 90_000);
 });

@@ -9,6 +9,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
+import { KeywordsPanel } from './keywords-panel';
 
 const PAGE = 100;
 const ROW_HEIGHT = 88;
@@ -210,6 +211,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           })}
         </div>
       </div>
+      <KeywordsPanel batchId={batchId} imageId={current?.id} />
       {undo && (
         <div role="status" className="toast">
           {undo.label}. Press <kbd>u</kbd> to undo.
