@@ -17,11 +17,8 @@ import { buildWebIfChanged } from './web-build';
 type Service = { name: string; port: number; path: string };
 const DEV_IDP: Service = { name: 'dev-idp', port: 3002, path: '/.well-known/openid-configuration' };
 const API: Service = { name: 'api', port: 3000, path: '/' };
-const SERVICES: Service[] = [
-  API,
-  { name: 'worker', port: 3003, path: '/metrics' },
-  { name: 'admin-api', port: 3001, path: '/' },
-];
+const ADMIN_API: Service = { name: 'admin-api', port: 3001, path: '/' };
+const SERVICES: Service[] = [API, { name: 'worker', port: 3003, path: '/metrics' }, ADMIN_API];
 const portVariable = (service: Service) => `${service.name.toUpperCase().replace('-', '_')}_PORT`;
 const portOf = (service: Service) => process.env[portVariable(service)] ?? String(service.port);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,6 +79,7 @@ async function main(mode: string): Promise<void> {
   const serviceEnv = {
     ...Object.fromEntries(running.map((service) => [portVariable(service), portOf(service)])),
     PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${portOf(API)}`,
+    ADMIN_API_URL: env.ADMIN_API_URL ?? `http://127.0.0.1:${portOf(ADMIN_API)}`,
     ...(running.includes(DEV_IDP) && { OIDC_ISSUER: `http://localhost:${portOf(DEV_IDP)}` }),
     DATABASE_URL: url,
     REDIS_URL: redis.url,

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type ApiDeps, createApiServices } from './api-services';
 import { API_OPENAPI } from './openapi-info';
 import { accountRoutes } from './routes/account';
+import { adminProxyRoutes } from './routes/admin-proxy';
 import { apiKeyRoutes } from './routes/api-keys';
 import { batchRoutes } from './routes/batches';
 import { downloadRoutes } from './routes/downloads';
@@ -69,6 +70,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(filesRoutes, { downloads: services.downloads });
   await app.register(webhookRoutes, { billing: services.billing });
   if (env.WEB_DIST_DIR) await app.register(webAppRoutes, { root: env.WEB_DIST_DIR });
+  // The admin API checks the credentials itself.
+  if (env.ADMIN_API_URL) await app.register(adminProxyRoutes, { upstream: env.ADMIN_API_URL });
 
   // Everything else.
   await app.register(requireCredentials, {

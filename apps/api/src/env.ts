@@ -37,6 +37,8 @@ export const apiEnvSchema = serviceEnvSchema({
   API_PORT: portVariable(3000),
   /** The web app's build, served at `/`; empty: the API serves no web app. */
   WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
+  /** The admin API, reached through `/api/admin/*` on the API's own origin; unset: no such route. */
+  ADMIN_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   TRUST_PROXY: z.stringbool().default(false),
   /** Unset: the development provider that `npm start` runs (refused in production). */
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, title: 'Too many requests' },
   payments_not_configured: { status: 503, title: 'Payments not configured' },
   uploads_disabled: { status: 503, title: 'Uploads switched off' },
+  unavailable: { status: 503, title: 'Service unavailable' },
   request_timeout: { status: 408, title: 'Request timeout' },
   uri_too_long: { status: 414, title: 'URI too long' },
   headers_too_large: { status: 431, title: 'Request headers too large' },

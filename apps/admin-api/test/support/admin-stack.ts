@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { browser, startAuthStack } from '@renamer/api/testing';
+import { freePort } from '@renamer/service-kit/testing';
 import { buildAdminApi } from '../../src/app';
 import { loadAdminEnv } from '../../src/env';
 
 /**
  * The API's sign-in stack (development OpenID provider and API) with the admin API beside it on the same
- * host, over the same database: people sign in on the API and carry its cookies to the admin API.
+ * host, over the same database: people sign in on the API and carry its cookies to the admin API (or reach it
+ * through the API's `/api/admin/*`).
  */
 export async function startAdminStack(options: {
   name: string;
@@ -13,10 +15,12 @@ export async function startAdminStack(options: {
   env?: Record<string, string>;
   isolatedDatabase?: boolean;
 }) {
-  const auth = await startAuthStack(options);
+  // Its port first: the API passes /api/admin/* on to it.
+  const adminPort = await freePort();
+  const auth = await startAuthStack({ ...options, apiEnv: { ADMIN_API_URL: `http://127.0.0.1:${adminPort}` } });
   const env = loadAdminEnv({ ...auth.serviceEnv, ...options.env });
   const admin = await buildAdminApi({ env, logger: auth.logger, platform: auth.platform });
-  const adminUrl = await admin.listen({ port: 0, host: '127.0.0.1' });
+  const adminUrl = await admin.listen({ port: adminPort, host: '127.0.0.1' });
 
   return {
     ...auth,
