@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,12 @@ import { buildWebIfChanged } from '../scripts/stack/web-build';
 const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
 const AXE = createRequire(import.meta.url).resolve('axe-core');
 const WORKER_ENTRY = fileURLToPath(new URL('../apps/worker/src/server.ts', import.meta.url));
+const ADMIN_ENTRY = fileURLToPath(new URL('../apps/admin-api/src/server.ts', import.meta.url));
+const OPERATOR = 'ops@renamer.test';
 
 let stack: AuthStack;
 let worker: SpawnedService;
+let adminApi: SpawnedService;
 let browser: Browser;
 /** One browser context for the file: this Chromium runs single-process, and closing a context ends it. */
 let context: BrowserContext;
@@ -25,21 +28,31 @@ let context: BrowserContext;
 beforeAll(async () => {
   await buildWebIfChanged(WEB_DIR);
   // Its own database: the worker beside it acts on every row it finds.
+  const [workerPort, adminPort] = [await freePort(), await freePort()];
   stack = await startAuthStack({
     name: 'web-app',
     isolatedDatabase: true,
-    apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist` },
+    adminEmails: OPERATOR,
+    apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist`, ADMIN_API_URL: `http://127.0.0.1:${adminPort}` },
   });
-  const port = await freePort();
-  worker = spawnService(WORKER_ENTRY, { ...stack.serviceEnv, WORKER_PORT: String(port) });
-  await waitForStatus(worker, `http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+  worker = spawnService(WORKER_ENTRY, { ...stack.serviceEnv, WORKER_PORT: String(workerPort) });
+  adminApi = spawnService(ADMIN_ENTRY, {
+    ...stack.serviceEnv,
+    ADMIN_API_PORT: String(adminPort),
+    METRICS_TARGETS: `api=${stack.apiUrl}/metrics,worker=http://127.0.0.1:${workerPort}/metrics`,
+  });
+  await Promise.all([
+    waitForStatus(worker, `http://127.0.0.1:${workerPort}/health/ready`, 200, 60_000),
+    waitForStatus(adminApi, `http://127.0.0.1:${adminPort}/health/ready`, 200, 60_000),
+  ]);
   browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args });
-  context = await browser.newContext();
+  // This machine's POSIX locale (`en-US@posix`) is no browser's: Intl refuses it.
+  context = await browser.newContext({ locale: 'en-US' });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await worker?.stop();
+  await Promise.all([worker?.stop(), adminApi?.stop()]);
   await stack?.close();
 });
 
@@ -62,19 +75,35 @@ async function batchStatusUrl(page: import('playwright-core').Page) {
   return `/api/batch/${batchId}/status`;
 }
 
+/** Signs in at the development provider from the app's own "Sign in" link. */
+async function signIn(page: import('playwright-core').Page, email: string, name: string) {
+  await page.goto(`${stack.apiUrl}/`);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Display name').fill(name);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${stack.apiUrl}/`);
+}
+
+/** What the page's own session reads from the API (or the admin API through it). */
+async function readAsPage<T>(page: import('playwright-core').Page, path: string): Promise<T> {
+  return (await page.evaluate(async (url) => (await fetch(url)).json(), path)) as T;
+}
+
+/** The names inside a downloaded archive. */
+async function archiveListing(download: import('playwright-core').Download, name: string) {
+  const saved = join(testDir('web-downloads'), name);
+  await download.saveAs(saved);
+  return execFileSync('unzip', ['-Z1', saved], { encoding: 'utf8' }).trim().split('\n');
+}
+
 describe('the web app', () => {
   it('signs a person in through the provider, shows their plan, and makes, shows once and revokes an API key', async () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
-    await page.goto(`${stack.apiUrl}/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill('ada@renamer.test');
-    await page.getByLabel('Display name').fill('Ada');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-
-    await page.waitForURL(`${stack.apiUrl}/`);
+    await signIn(page, 'ada@renamer.test', 'Ada');
     await page.getByRole('link', { name: 'Account' }).click();
     await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada');
     await expect.poll(() => page.getByText(/Basic: 0 of 50 images used this month/).count()).toBe(1);
@@ -143,9 +172,7 @@ describe('the web app', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download ZIP' }).click(),
     ]);
-    const saved = join(testDir('web-downloads'), 'batch.zip');
-    await archive.saveAs(saved);
-    const listing = execFileSync('unzip', ['-Z1', saved], { encoding: 'utf8' }).trim().split('\n');
+    const listing = await archiveListing(archive, 'batch.zip');
     expect(listing).toHaveLength(2);
     expect(listing.every((name) => /^red-shoes.*\.jpg$/.test(name))).toBe(true);
 
@@ -201,6 +228,173 @@ describe('the web app', () => {
     await page.getByRole('button', { name: 'Upload 2 photos' }).click();
     await page.getByText('0 uploaded, 2 already in your account, 0 refused.').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('uploads a picked folder and follows the batch on the same page: names as they come, Approve all, and a ZIP whose contents are listed beside its options', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const folder = join(testDir('web-folder'), 'summer-shoot');
+    mkdirSync(folder, { recursive: true });
+    for (const seed of [311, 312, 313]) writeFileSync(join(folder, `IMG_${seed}.JPG`), await photo('jpeg', seed));
+    writeFileSync(join(folder, '.DS_Store'), 'not a photo');
+
+    await page.goto(`${stack.apiUrl}/`);
+    await page.getByLabel('A folder').setInputFiles(folder);
+    await page.getByLabel('Keywords (comma-separated, they lead the names)').fill('linen dress');
+    // The hidden file is left out.
+    await page.getByRole('button', { name: 'Upload 3 photos' }).click();
+    await page.getByText('3 uploaded, 0 already in your account, 0 refused.').waitFor();
+
+    await expect.poll(() => page.getByTestId('batch-status').textContent(), { timeout: 30_000 }).toBe('completed');
+    const names = page.getByTestId('proposed-name');
+    await expect
+      .poll(async () => (await names.allTextContents()).filter((name) => /^linen-dress.*\.jpg$/.test(name)).length)
+      .toBe(3);
+
+    const contents = page.getByRole('list', { name: 'Contents of the archive' });
+    await expect.poll(() => contents.getByRole('listitem').count()).toBe(3);
+    await page.getByLabel('Approved images only').check();
+    await expect.poll(() => contents.getByRole('listitem').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Download ZIP' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Approve all' }).click();
+    await expect.poll(() => contents.getByRole('listitem').count()).toBe(3);
+
+    await page.getByLabel('Add the rename kit (manifest and redirect maps)').check();
+    await page.getByLabel(/Where the images are online today/).fill('https://shop.example/img/');
+    await expect.poll(() => contents.getByRole('listitem').count()).toBe(6);
+    const listed = (await names.allTextContents()).sort();
+    const [archive] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download ZIP' }).click(),
+    ]);
+    const listing = await archiveListing(archive, 'folder.zip');
+    expect(listing.filter((name) => name.endsWith('.jpg')).sort()).toEqual(listed);
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'renamer/manifest.csv',
+        'renamer/.htaccess',
+        'renamer/redirects.csv',
+        'renamer/image-sitemap.xml',
+      ]),
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+
+    // The review page: revert to the uploaded name and back to the proposal, each change in the name history.
+    await page.getByRole('button', { name: 'Review' }).click();
+    const list = page.getByRole('listbox', { name: 'Images of the batch' });
+    const first = list.getByRole('option').first();
+    await first.waitFor();
+    const proposal = await first.getByTestId('filename').textContent();
+    await page.getByRole('button', { name: 'Unapprove' }).click();
+    await expect.poll(() => first.getByTestId('image-status').textContent()).toBe('ready');
+    await page.getByRole('button', { name: 'Revert to the uploaded name' }).click();
+    await expect.poll(() => first.getByTestId('filename').textContent()).toMatch(/^img-31[123]\.jpg$/);
+    const history = page.getByRole('list', { name: 'Name history' });
+    await expect.poll(() => history.getByRole('listitem').first().textContent()).toMatch(/→ img-31[123]\.jpgreverted/);
+    const changes = await history.getByRole('listitem').count();
+    await page.getByRole('button', { name: 'Revert to the proposal' }).click();
+    await expect.poll(() => first.getByTestId('filename').textContent()).toBe(proposal);
+    await expect.poll(() => history.getByRole('listitem').count()).toBe(changes + 1);
+    expect(await history.getByRole('listitem').first().textContent()).toMatch(/reverted/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('says plainly that payments are not set up on a server without Stripe, and keeps the plan and quota in view', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.apiUrl}/plans`);
+    await page.getByText('Payments are not set up on this server').waitFor();
+    await expect.poll(() => page.getByText(/^Basic: \d+ of 50 images used this month\.$/).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /Upgrade/ }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the admin dashboard for admins: a person is told it is not for them; an operator sees analytics, changes a plan, bans, flips a flag, pauses a queue and finds it all in the audit log', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${stack.apiUrl}/admin`);
+    await page.getByText("This page is for the service's operators").waitFor();
+    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+
+    // The operator, in a browser with no cookies (Ada's session, and the provider's, are forgotten).
+    await context.clearCookies();
+    await signIn(page, OPERATOR, 'Operator');
+    await page.getByRole('link', { name: 'Admin' }).click();
+
+    // Analytics: the two people who signed up, the images, and the daily chart.
+    await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+    await page.getByText('2 (2 new)').waitFor();
+    await page.getByText(/^5 uploaded, 5 named, 0 failed$/).waitFor();
+    expect(
+      await page
+        .getByRole('img', { name: /per day/ })
+        .locator('canvas')
+        .count(),
+    ).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Users: find Ada by her email, give her Pro, then ban her.
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByLabel('Find a user (id, email or name)').fill('ada@renamer.test');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Open Ada' }).click();
+    await page.getByLabel('Plan', { exact: true }).selectOption('pro');
+    await page.getByRole('button', { name: 'Save plan and quota' }).click();
+    await expect.poll(() => page.getByText(/of 500 images used this month/).count()).toBe(1);
+    await page.getByLabel('Reason for a ban').fill('chargeback fraud');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByText(/Banned .*: chargeback fraud/).waitFor();
+    const [ada] = (
+      await readAsPage<{ items: { id: string; plan: string; bannedAt: string | null }[] }>(
+        page,
+        '/api/admin/users?q=ada@renamer.test',
+      )
+    ).items;
+    expect(ada).toMatchObject({ plan: 'pro', bannedAt: expect.any(String) });
+
+    // Feature flags: uploads off, read back, and on again.
+    await page.getByRole('link', { name: 'Feature flags' }).click();
+    const uploads = page.getByRole('switch', { name: 'uploads-enabled' });
+    // The switch shows the server's state, so it changes once the change is saved.
+    await uploads.click();
+    const flags = () => readAsPage<{ items: { key: string; enabled: boolean }[] }>(page, '/api/admin/feature-flags');
+    await expect
+      .poll(async () => (await flags()).items.find((flag) => flag.key === 'uploads-enabled')?.enabled)
+      .toBe(false);
+    await expect.poll(() => uploads.isChecked()).toBe(false);
+    await uploads.click();
+    await expect
+      .poll(async () => (await flags()).items.find((flag) => flag.key === 'uploads-enabled')?.enabled)
+      .toBe(true);
+
+    // Health and queues: every dependency up, a queue paused and resumed.
+    await page.getByRole('link', { name: 'Health and queues' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Dependencies' }).getByText(/^up, /).count()).toBe(3);
+    await page.getByRole('button', { name: 'Pause images' }).click();
+    await page.getByRole('heading', { name: 'Queue images (paused)' }).waitFor();
+    await page.getByRole('button', { name: 'Resume images' }).click();
+    await page.getByRole('button', { name: 'Pause images' }).waitFor();
+
+    // Cleanup: a dry run counts without removing.
+    await page.getByRole('link', { name: 'Cleanup' }).click();
+    await page.getByRole('button', { name: 'Dry run expired-downloads' }).click();
+    await page.getByText(/would remove \d+/).waitFor();
+
+    // Every change above, in the audit log.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('list', { name: 'Audit entries' });
+    for (const action of ['user.update', 'user.ban', 'feature_flag.update', 'queue.pause', 'queue.resume']) {
+      await expect.poll(() => audit.getByText(action, { exact: true }).count()).toBeGreaterThan(0);
+    }
+    await page.getByRole('link', { name: 'Logs' }).click();
+    await page.getByRole('heading', { name: 'Logs' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
 });

@@ -1,23 +1,37 @@
 import { Profile } from '@renamer/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { ADMIN_PATH } from './admin/admin-path';
 import { ApiProblem, api } from './api/client';
 import { AccountPage } from './pages/account';
 import { BatchesPage } from './pages/batches';
+import { PlansPage } from './pages/plans';
 import { ReviewPage } from './pages/review';
 import { SignInPage } from './pages/sign-in';
 import { UploadPage } from './pages/upload';
+import { ProblemLine } from './ui/problem';
 
-const PAGES = { '/': 'Upload', '/batches': 'Batches', '/account': 'Account' } as const;
+// Its own file, with the chart library: people who are not operators never download it.
+const AdminPage = lazy(() => import('./admin/admin-page'));
+
+const PAGES = { '/': 'Upload', '/batches': 'Batches', '/plans': 'Plans', '/account': 'Account' } as const;
 type PagePath = keyof typeof PAGES;
 const REVIEW = /^\/batches\/([0-9a-f-]{36})$/;
-/** The app's pages by path: the three of the menu, and a batch's review. */
-const pageOf = (path: string): string => (path in PAGES || REVIEW.test(path) ? path : '/');
+/** The app's pages by path: those of the menu, a batch's review, and the admin dashboard's sections. */
+const pageOf = (path: string): string => (path in PAGES || REVIEW.test(path) || ADMIN_PATH.test(path) ? path : '/');
+
+/** What Stripe's return addresses (`/?billing=…`) mean to the person coming back. */
+const BILLING_RETURNS: Record<string, string> = {
+  success: 'Thank you: your payment went through. Your new plan applies as soon as Stripe confirms it.',
+  cancelled: 'The checkout was cancelled; nothing was charged.',
+  portal: 'Back from the billing portal.',
+};
 
 /** Who is signed in decides the page: the sign-in page for nobody, the app for a person. */
 export function App() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => api('/api/auth/me', Profile) });
   const [path, setPath] = useState<string>(pageOf(location.pathname));
+  const [billing] = useState(() => BILLING_RETURNS[new URLSearchParams(location.search).get('billing') ?? '']);
   useEffect(() => {
     const onBack = () => setPath(pageOf(location.pathname));
     window.addEventListener('popstate', onBack);
@@ -30,31 +44,42 @@ export function App() {
 
   if (me.isPending) return <p aria-busy="true">Loading…</p>;
   if (me.error instanceof ApiProblem && me.error.status === 401) return <SignInPage />;
-  if (me.error) return <p role="alert">{me.error.message}</p>;
+  if (me.error) return <ProblemLine error={me.error} />;
+  const links: [string, string][] = [
+    ...(Object.keys(PAGES) as PagePath[]).map((to): [string, string] => [to, PAGES[to]]),
+    ...(me.data.role === 'admin' ? [['/admin', 'Admin'] as [string, string]] : []),
+  ];
   return (
     <main>
       <header className="bar">
         <h1>Renamer</h1>
         <nav aria-label="Pages">
-          {(Object.keys(PAGES) as PagePath[]).map((to) => (
+          {links.map(([to, label]) => (
             <a
               key={to}
               href={to}
-              aria-current={to === path ? 'page' : undefined}
+              aria-current={to === path || (to === '/admin' && ADMIN_PATH.test(path)) ? 'page' : undefined}
               onClick={(event) => {
                 event.preventDefault();
                 go(to);
               }}
             >
-              {PAGES[to]}
+              {label}
             </a>
           ))}
         </nav>
       </header>
-      {path === '/' && <UploadPage onUploaded={() => undefined} />}
+      {billing && <p role="status">{billing}</p>}
+      {path === '/' && <UploadPage onReview={(batchId) => go(`/batches/${batchId}`)} />}
       {path === '/batches' && <BatchesPage onReview={(batchId) => go(`/batches/${batchId}`)} />}
       {REVIEW.test(path) && <ReviewPage batchId={REVIEW.exec(path)![1]!} onLeave={() => go('/batches')} />}
+      {path === '/plans' && <PlansPage />}
       {path === '/account' && <AccountPage profile={me.data} />}
+      {ADMIN_PATH.test(path) && (
+        <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+          <AdminPage profile={me.data} path={path} go={go} />
+        </Suspense>
+      )}
     </main>
   );
 }

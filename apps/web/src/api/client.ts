@@ -25,10 +25,10 @@ export const csrfToken = () =>
 export async function api<S extends z.ZodType>(
   path: string,
   schema: S,
-  init: { method?: string; json?: unknown } = {},
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
 ): Promise<z.infer<S>> {
   const method = init.method ?? 'GET';
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...init.headers };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = await csrfToken();
   const response = await fetch(path, {
@@ -36,6 +36,8 @@ export async function api<S extends z.ZodType>(
     headers,
     credentials: 'same-origin',
     ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+  }).catch(() => {
+    throw new ApiProblem(0, 'network', 'The request did not reach the server.');
   });
   if (!response.ok) {
     const problem = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };

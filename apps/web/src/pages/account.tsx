@@ -2,6 +2,7 @@ import {
   ApiKeyList,
   CreatedApiKey,
   DisplayName,
+  PLAN_NAMES,
   type Profile,
   Profile as ProfileSchema,
   QuotaResponse,
@@ -11,7 +12,6 @@ import { type FormEvent, useId, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
 
-const PLAN_NAMES = { basic: 'Basic', pro: 'Pro', max: 'Max' } as const;
 const Nothing = z.null();
 
 /** The signed-in person's account: profile, plan and this month's quota, API keys, and deleting it all. */

@@ -6,16 +6,20 @@ import {
 } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
-import { isFinished, useLiveBatches } from '../api/live-batches';
+import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
+import { ProblemLine } from '../ui/problem';
 
 /** The person's batches, newest first, those still at work followed live, each with what can be done to it. */
 export function BatchesPage({ onReview }: { onReview: (batchId: string) => void }) {
   const batches = useQuery({ queryKey: ['batches'], queryFn: () => api('/api/batch?limit=50', BatchList) });
   const items = batches.data?.items ?? [];
-  useLiveBatches(items.filter((batch) => !isFinished(batch.status)).map((batch) => batch.batchId));
+  const connection = useLiveBatches(items.filter((batch) => !isFinished(batch.status)).map((batch) => batch.batchId));
+  const notice = connectionNotice(connection);
   return (
     <section aria-labelledby="batches-title">
       <h2 id="batches-title">Batches</h2>
+      {notice && <p role="status">{notice}</p>}
+      <ProblemLine error={batches.error} />
       {items.length === 0 && <p>No batch yet: upload some photos.</p>}
       <ul aria-label="Your batches">
         {items.map((batch) => (
@@ -72,7 +76,7 @@ function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: (
           </button>
         )}
       </span>
-      {(change.error ?? download.error) && <p role="alert">{(change.error ?? download.error)?.message}</p>}
+      <ProblemLine error={change.error ?? download.error} />
     </li>
   );
 }

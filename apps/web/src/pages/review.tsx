@@ -1,5 +1,6 @@
 import {
   ApproveBatchResponse,
+  BatchStatusResponse,
   FilenameCheckResponse,
   ImageDetail,
   ImageList,
@@ -9,6 +10,10 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
+import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
+import { ProblemLine } from '../ui/problem';
+import { ArchivePanel } from './archive-panel';
+import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
 
 const PAGE = 100;
@@ -41,8 +46,15 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   const [renaming, setRenaming] = useState(false);
   const [help, setHelp] = useState(false);
   const [undo, setUndo] = useState<Undo | undefined>();
+  const [failure, setFailure] = useState<unknown>();
   const listRef = useRef<HTMLDivElement>(null);
-  const key = ['images', batchId, sort];
+  const key = ['batch-images', batchId, 'review', sort];
+  const batch = useQuery({
+    queryKey: ['batch', batchId],
+    queryFn: () => api(`/api/batch/${batchId}/status`, BatchStatusResponse),
+  });
+  // Followed live only while the analyser is still at work: afterwards every change is this page's own.
+  const notice = connectionNotice(useLiveBatches(batch.data && !isFinished(batch.data.status) ? [batchId] : []));
 
   const pages = useInfiniteQuery({
     queryKey: key,
@@ -143,12 +155,14 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     const run = keys.get(event.key);
     if (!run) return;
     event.preventDefault();
-    void run();
+    setFailure(undefined);
+    void Promise.resolve().then(run).catch(setFailure);
   };
 
   return (
     <section aria-labelledby="review-title">
       <h2 id="review-title">Review the names</h2>
+      {notice && <p role="status">{notice}</p>}
       <p>
         Press <kbd>?</kbd> for the shortcuts.{' '}
         <label>
@@ -200,7 +214,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
                 <ImageRow
                   image={image}
                   renaming={renaming && row.index === selected}
-                  onRename={(filename) => rename(image, filename)}
+                  onRename={(filename) => rename(image, filename).catch(setFailure)}
                   onCancel={() => {
                     setRenaming(false);
                     listRef.current?.focus();
@@ -211,7 +225,10 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           })}
         </div>
       </div>
+      <ProblemLine error={failure ?? pages.error} />
+      {current && <ImageDetailPanel image={current} act={act} />}
       <KeywordsPanel batchId={batchId} imageId={current?.id} />
+      <ArchivePanel batchId={batchId} />
       {undo && (
         <div role="status" className="toast">
           {undo.label}. Press <kbd>u</kbd> to undo.

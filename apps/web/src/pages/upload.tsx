@@ -2,8 +2,10 @@ import { BatchCheckResponse } from '@renamer/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { api } from '../api/client';
+import { nextStep, ProblemLine } from '../ui/problem';
 import { hashFiles } from '../upload/hash-files';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
+import { BatchPanels } from './batch-panel';
 
 /** The types the API takes, for the file pickers (the API checks the bytes themselves). */
 const ACCEPT = 'image/*,.heic,.heif,.dng,.cr2,.cr3,.nef,.arw,.orf,.raf,.rw2';
@@ -27,9 +29,10 @@ const isImageLike = (file: File) => !file.name.startsWith('.');
 /**
  * Drop files or a folder, or pick them: each is hashed in a Web Worker, those the account already holds are
  * skipped (POST /api/batch/check), the rest go up in requests of at most 100 files, two at a time, each file's
- * fate shown beside it; what the network dropped can be sent again.
+ * fate shown beside it; what the network dropped can be sent again. The batches made are then followed on
+ * the same page.
  */
-export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
+export function UploadPage({ onReview }: { onReview: (batchId: string) => void }) {
   const queries = useQueryClient();
   const ids = { keywords: useId(), context: useId(), locale: useId(), files: useId(), folder: useId() };
   const [rows, setRows] = useState<Row[]>([]);
@@ -37,6 +40,7 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
   const [phase, setPhase] = useState<'idle' | 'hashing' | 'uploading' | 'done'>('idle');
   const [hashed, setHashed] = useState(0);
   const [sent, setSent] = useState<Record<number, number>>({});
+  const [failure, setFailure] = useState<unknown>();
   const dropping = useRef(false);
 
   const add = (files: Iterable<File>) =>
@@ -85,6 +89,16 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
   }
 
   async function upload(files: readonly File[]) {
+    setFailure(undefined);
+    try {
+      await hashCheckAndSend(files);
+    } catch (error) {
+      setFailure(error);
+      setPhase('idle');
+    }
+  }
+
+  async function hashCheckAndSend(files: readonly File[]) {
     setPhase('hashing');
     setHashed(0);
     const hashes = await hashFiles(files, setHashed);
@@ -115,7 +129,6 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
     setPhase('done');
     void queries.invalidateQueries({ queryKey: ['quota'] });
     void queries.invalidateQueries({ queryKey: ['batches'] });
-    onUploaded();
   }
 
   const start = (event: FormEvent) => {
@@ -131,6 +144,7 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
 
   const count = (state: FileState['state']) => rows.filter((row) => row.status.state === state).length;
   const waiting = count('waiting');
+  const batchIds = [...new Set(rows.flatMap((row) => (row.status.state === 'accepted' ? [row.status.batchId] : [])))];
   const totalBytes = rows.reduce((sum, row) => sum + (row.status.state === 'uploading' ? row.file.size : 0), 0);
   const sentBytes = Object.values(sent).reduce((sum, bytes) => sum + bytes, 0);
 
@@ -186,6 +200,7 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
           Upload {waiting} {waiting === 1 ? 'photo' : 'photos'}
         </button>
       </form>
+      <ProblemLine error={failure} />
       {phase === 'hashing' && (
         <p role="status">
           Checking files: {hashed} of {rows.length}…
@@ -213,6 +228,7 @@ export function UploadPage({ onUploaded }: { onUploaded: () => void }) {
           </li>
         ))}
       </ul>
+      {batchIds.length > 0 && <BatchPanels batchIds={batchIds} onReview={onReview} />}
     </section>
   );
 }
@@ -228,7 +244,7 @@ function describe(status: FileState): string {
     case 'accepted':
       return 'uploaded';
     case 'rejected':
-      return `refused: ${status.detail}`;
+      return `refused: ${status.detail} ${nextStep(status.code) ?? ''}`.trim();
     case 'network':
       return 'not sent: the connection dropped';
   }

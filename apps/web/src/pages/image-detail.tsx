@@ -1,0 +1,95 @@
+import { DownloadLinkResponse, type FilenameChange, ImageDetail, type ImageView } from '@renamer/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { ProblemLine } from '../ui/problem';
+
+const SOURCES: Record<FilenameChange['source'], string> = {
+  proposal: 'proposed by the analyser',
+  user: 'renamed by you',
+  revert: 'reverted',
+};
+
+/**
+ * The selected image in full: its alt text, tags and score reasons, what can be done to it (approve or take the
+ * approval back, revert to the uploaded name or the proposal, download it), and every change of its name.
+ */
+export function ImageDetailPanel({
+  image,
+  act,
+}: {
+  image: ImageView;
+  act: (path: string, init: { method: string; json?: unknown }) => Promise<unknown>;
+}) {
+  // Read again whenever the image changes, so the history follows each rename.
+  const detail = useQuery({
+    queryKey: ['image', image.id, image.updatedAt],
+    queryFn: () => api(`/api/image/${image.id}`, ImageDetail),
+  });
+  const change = useMutation({ mutationFn: (run: () => Promise<unknown>) => run() });
+  const download = useMutation({
+    mutationFn: () => api(`/api/image/${image.id}/download`, DownloadLinkResponse),
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+  const named = image.status === 'ready' || image.status === 'approved';
+  const run = (path: string, json?: unknown) =>
+    change.mutate(() => act(`/api/image/${image.id}/${path}`, { method: 'POST', ...(json ? { json } : {}) }));
+
+  return (
+    <section aria-labelledby="image-detail-title">
+      <h3 id="image-detail-title">{image.filename ?? image.originalFilename}</h3>
+      <p className="meta">
+        Uploaded as {image.originalFilename}
+        {image.proposedFilename && `, proposed ${image.proposedFilename}`}
+      </p>
+      {image.altText && <p>Alt text: {image.altText}</p>}
+      {image.seo && (
+        <ul aria-label="Why this score" className="meta">
+          {image.seo.reasons.map((reason) => (
+            <li key={reason.rule}>
+              {reason.passed ? '✓' : '✗'} {reason.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="actions">
+        {image.status === 'approved' ? (
+          <button type="button" onClick={() => run('unapprove')}>
+            Unapprove
+          </button>
+        ) : (
+          <button type="button" disabled={image.status !== 'ready'} onClick={() => run('approve')}>
+            Approve
+          </button>
+        )}
+        <button type="button" disabled={!named} onClick={() => run('revert', { to: 'original' })}>
+          Revert to the uploaded name
+        </button>
+        <button
+          type="button"
+          disabled={!named || !image.proposedFilename || image.proposedFilename === image.filename}
+          onClick={() => run('revert', { to: 'proposed' })}
+        >
+          Revert to the proposal
+        </button>
+        <button type="button" onClick={() => download.mutate()}>
+          Download image
+        </button>
+      </p>
+      <ProblemLine error={change.error ?? download.error ?? detail.error} />
+      <h4>Name history</h4>
+      <ol aria-label="Name history">
+        {detail.data?.history.map((entry) => (
+          <li key={`${entry.at}-${entry.to}`}>
+            <span>
+              {entry.from ? `${entry.from} → ` : ''}
+              {entry.to}
+            </span>
+            <span className="meta">
+              {SOURCES[entry.source]}, {new Date(entry.at).toLocaleString()}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
