@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{apps,packages}/*/{src,test}/**/*.test.ts', 'e2e/**/*.test.ts', 'vitest.*.test.ts'],
+    include: [
+      '{apps,packages}/*/{src,test}/**/*.test.ts',
+      // The web app's component tests (jsdom, named in each file).
+      'apps/web/src/**/*.test.tsx',
+      'e2e/**/*.test.ts',
+      'vitest.*.test.ts',
+    ],
     globalSetup: ['vitest.global-setup.ts'],
     setupFiles: ['vitest.setup.ts'],
     env: {
