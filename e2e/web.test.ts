@@ -148,7 +148,7 @@ describe('the web app', () => {
     await page.close();
   });
 
-  it('uploads photos picked in the page, skips those already uploaded, and shows the batch finish live', async () => {
+  it('uploads photos picked in the page, counts them in the quota, skips those already uploaded, and shows the batch finish live', async () => {
     const page = await context.newPage();
     await page.goto(`${stack.apiUrl}/`);
     const files = await Promise.all(
@@ -162,6 +162,8 @@ describe('the web app', () => {
     await page.getByLabel('Keywords (comma-separated, they lead the names)').fill('red shoes');
     await page.getByRole('button', { name: 'Upload 2 photos' }).click();
     await page.getByText('2 uploaded, 0 already in your account, 0 refused.').waitFor();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByText('Basic: 2 of 50 images used this month', { exact: false }).waitFor();
 
     await page.getByRole('link', { name: 'Batches' }).click();
     await expect
@@ -313,16 +315,20 @@ describe('the web app', () => {
     await page.close();
   });
 
-  it('keeps the admin dashboard for admins: a person is told it is not for them; an operator sees analytics, changes a plan, bans, flips a flag, pauses a queue and finds it all in the audit log', async () => {
-    const page = await context.newPage();
+  it('keeps the admin dashboard for admins: a person is told it is not for them; an operator sees analytics, changes a plan, bans (and the person’s open page is signed out at once), flips a flag, pauses a queue and finds it all in the audit log', async () => {
+    const adasPage = await context.newPage();
+    await adasPage.goto(`${stack.apiUrl}/admin`);
+    await adasPage.getByText("This page is for the service's operators").waitFor();
+    expect(await adasPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+
+    // The operator in a browser of their own: this Chromium keeps one cookie store for all its contexts.
+    const operatorsBrowser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args,
+    });
+    const page = await (await operatorsBrowser.newContext({ locale: 'en-US' })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${stack.apiUrl}/admin`);
-    await page.getByText("This page is for the service's operators").waitFor();
-    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
-
-    // The operator, in a browser with no cookies (Ada's session, and the provider's, are forgotten).
-    await context.clearCookies();
     await signIn(page, OPERATOR, 'Operator');
     await page.getByRole('link', { name: 'Admin' }).click();
 
@@ -349,6 +355,9 @@ describe('the web app', () => {
     await page.getByLabel('Reason for a ban').fill('chargeback fraud');
     await page.getByRole('button', { name: 'Ban', exact: true }).click();
     await page.getByText(/Banned .*: chargeback fraud/).waitFor();
+    // Ada's open page is signed out at once (the API closes her socket), and says why.
+    await adasPage.getByRole('link', { name: 'Sign in' }).waitFor({ timeout: 5_000 });
+    expect(await adasPage.getByRole('alert').textContent()).toMatch(/banned|suspended/i);
     const [ada] = (
       await readAsPage<{ items: { id: string; plan: string; bannedAt: string | null }[] }>(
         page,
@@ -395,6 +404,6 @@ describe('the web app', () => {
     await page.getByRole('heading', { name: 'Logs' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await operatorsBrowser.close();
   }, 90_000);
 });

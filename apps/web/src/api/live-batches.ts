@@ -1,62 +1,42 @@
-import { type BatchStatusResponse, ServerMessage } from '@renamer/contracts';
+import type { BatchStatusResponse, ServerMessage } from '@renamer/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
+import type { Connection, LiveSocket } from './live-socket';
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
-const MAX_BACKOFF_MS = 10_000;
 
 type BatchList = { items: BatchStatusResponse[]; nextCursor: string | null };
-export type Connection = 'connecting' | 'live' | 'reconnecting';
 
-/**
- * One WebSocket (the session cookie signs it in) subscribed to the given batches, each message handed to
- * `onMessage`. It reconnects by itself, with a growing pause, and subscribes again; what it says of its
- * connection lets a page tell people that live updates are interrupted.
- */
+/** The page's one socket, opened by the app once someone is signed in. */
+export const LiveSocketContext = createContext<LiveSocket | undefined>(undefined);
+
+/** Each message about the given batches, handed to `onMessage`, and how the socket is doing. */
 export function useBatchEvents(batchIds: readonly string[], onMessage: (message: ServerMessage) => void): Connection {
-  const key = batchIds.join(',');
+  const live = useContext(LiveSocketContext);
   const handler = useRef(onMessage);
   handler.current = onMessage;
-  const [connection, setConnection] = useState<Connection>('connecting');
+  const key = batchIds.join(',');
 
   useEffect(() => {
-    if (!key) return;
-    let socket: WebSocket | undefined;
-    let closed = false;
-    let backoff = 500;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    const connect = () => {
-      socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
-      socket.onopen = () => {
-        backoff = 500;
-        setConnection('live');
-        for (const batchId of key.split(',')) socket?.send(JSON.stringify({ type: 'subscribe', batchId }));
-      };
-      socket.onmessage = (event) => {
-        const parsed = ServerMessage.safeParse(JSON.parse(String(event.data)));
-        if (parsed.success) handler.current(parsed.data);
-      };
-      socket.onclose = () => {
-        if (closed) return;
-        setConnection('reconnecting');
-        timer = setTimeout(connect, backoff);
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-      };
-    };
-    connect();
+    if (!live || !key) return;
+    const followed = new Set(key.split(','));
+    const unlisten = live.listen((message) => {
+      if ('batchId' in message && followed.has(message.batchId)) handler.current(message);
+    });
+    const unfollow = [...followed].map((batchId) => live.follow(batchId));
     return () => {
-      closed = true;
-      clearTimeout(timer);
-      socket?.close();
+      unlisten();
+      for (const stop of unfollow) stop();
     };
-  }, [key]);
-  return connection;
+  }, [live, key]);
+
+  return useSyncExternalStore(live?.watch ?? noWatch, () => live?.connection ?? 'connecting');
 }
+const noWatch = () => () => undefined;
 
 /**
- * Keeps the batches on screen live: every batch not yet finished is followed, each status written into the
- * list's cache and the batch's own (`['batch', id]`); an image's change refreshes the batch's images.
+ * Keeps the batches on screen live: each status written into the list's cache and the batch's own
+ * (`['batch', id]`); an image's change refreshes the batch's images (`['batch-images', id, …]`).
  */
 export function useLiveBatches(batchIds: readonly string[]): Connection {
   const queries = useQueryClient();
