@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, string> = {
   http: 'bench/http.ts',
   upload: 'bench/upload.ts',
   ws: 'bench/ws.ts',
+  web: 'bench/web.ts',
   zip: 'bench/zip.ts',
   analyze: 'bench/analyze.ts',
   'decode-preview': 'bench/decode-preview.ts',

@@ -229,7 +229,8 @@ export interface Service {
 export type OwnOutput = SpawnOptions & { logFile: string };
 
 /**
- * Starts an entrypoint as its own process and waits until /health/ready answers 200. With `ownOutput` its
+ * Starts an entrypoint as its own process (on `env[portVariable]`, else a free port) and waits until
+ * /health/ready answers 200. With `ownOutput` its
  * output goes to a file instead of this process.
  */
 export async function startService(
@@ -240,7 +241,8 @@ export async function startService(
   env: Record<string, string>,
   ownOutput?: OwnOutput,
 ): Promise<Service> {
-  const port = await freePort();
+  // A port chosen ahead (another service had to know it) is kept.
+  const port = env[portVariable] ? Number(env[portVariable]) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const serviceEnv = { ...env, [portVariable]: String(port), PUBLIC_URL: env.PUBLIC_URL ?? url };
   const spawned = spawnService(entry, serviceEnv, ownOutput);

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generatePhotos } from './photos';
 import {
   API_ENTRY,
   appendBenchmarkRow,
@@ -21,7 +22,6 @@ import {
   cpuSeconds,
   createUser,
   fmt,
-  type ImageFile,
   isolatedEnvironment,
   log,
   MB,
@@ -39,66 +39,7 @@ import {
   writeJpeg,
 } from './support';
 
-const WIDTH = 4000;
-const HEIGHT = 3000;
-/** Cells of the coarse random grid the smooth part of each picture is interpolated from. */
-const GRID = 40;
 const BASELINE_FLAG = '--decode-serially';
-
-/** Deterministic per seed (xorshift32), so every file has its own pixels and checksum. */
-function random(seed: number) {
-  let state = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state;
-  };
-}
-
-/** Smooth colour fields with fine grain, as a photo is: it compresses to 3–5 MB at quality 90. */
-function photoPixels(seed: number): Buffer {
-  const next = random(seed);
-  const grid = Array.from({ length: (GRID + 1) * (GRID + 1) * 3 }, () => next() & 0xff);
-  const pixels = Buffer.alloc(WIDTH * HEIGHT * 3);
-  for (let y = 0; y < HEIGHT; y++) {
-    const gy = (y / HEIGHT) * GRID;
-    const row = Math.floor(gy);
-    const fy = gy - row;
-    for (let x = 0; x < WIDTH; x++) {
-      const gx = (x / WIDTH) * GRID;
-      const col = Math.floor(gx);
-      const fx = gx - col;
-      const grain = next();
-      for (let c = 0; c < 3; c++) {
-        const topLeft = (row * (GRID + 1) + col) * 3 + c;
-        const bottomLeft = topLeft + (GRID + 1) * 3;
-        const top = grid[topLeft]! + (grid[topLeft + 3]! - grid[topLeft]!) * fx;
-        const bottom = grid[bottomLeft]! + (grid[bottomLeft + 3]! - grid[bottomLeft]!) * fx;
-        const value = top + (bottom - top) * fy + (((grain >>> (c * 8)) & 31) - 16);
-        pixels[(y * WIDTH + x) * 3 + c] = Math.max(0, Math.min(255, value));
-      }
-    }
-  }
-  return pixels;
-}
-
-async function generate(dir: string, count: number): Promise<ImageFile[]> {
-  const started = performance.now();
-  const files: ImageFile[] = [];
-  for (let i = 0; i < count; i++) {
-    const name = `photo-${String(i).padStart(3, '0')}.jpg`;
-    files.push(await writeJpeg(join(dir, name), photoPixels(i + 1), WIDTH, HEIGHT, 90));
-  }
-  const total = files.reduce((sum, file) => sum + file.size, 0);
-  log(
-    `  ${count} × ${WIDTH}×${HEIGHT} JPEG, ${fmt(total / MB)} MB in all ` +
-      `(${fmt(total / count / MB, 2)} MB each), generated in ${fmt((performance.now() - started) / 1000)} s`,
-  );
-  return files;
-}
 
 /** The baseline's own process: every file decoded to raw pixels at full size, one after another. */
 async function decodeSerially(dir: string) {
@@ -141,7 +82,7 @@ async function main() {
     log(`code ${m.code}; load average at start: ${m.loadAverage}; mode ${mode}`);
 
     const dir = tempDir(cleanup, 'upload-photos');
-    const files = await generate(dir, count);
+    const files = await generatePhotos(dir, count);
     const warmup = await writeJpeg(join(dir, 'warmup.jpg'), randomFillSync(Buffer.alloc(64 * 48 * 3)), 64, 48, 90);
 
     const { env } = await isolatedEnvironment(cleanup, 'upload');

@@ -75,10 +75,12 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
   });
-  const lastShown = rows.getVirtualItems().at(-1)?.index ?? 0;
+  // The next page is asked for half a page ahead of the rows shown or the selection, so that holding `j` never
+  // reaches the end of what is loaded.
+  const reach = Math.max(rows.getVirtualItems().at(-1)?.index ?? 0, selected);
   useEffect(() => {
-    if (lastShown >= images.length - 10 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
-  }, [lastShown, images.length, pages]);
+    if (reach >= images.length - PAGE / 2 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+  }, [reach, images.length, pages]);
   useEffect(() => {
     if (undo === undefined) return;
     const timer = setTimeout(() => setUndo(undefined), UNDO_MS);
