@@ -75,6 +75,24 @@ async function batchStatusUrl(page: import('playwright-core').Page) {
   return `/api/batch/${batchId}/status`;
 }
 
+const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR;
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+/**
+ * With SCREENSHOTS_DIR set (`npm run screenshots`), the page as it stands at desktop and phone width, as
+ * `<name>-desktop.png` and `<name>-phone.png`: the README's pictures are the states these tests reach.
+ */
+async function screenshot(page: import('playwright-core').Page, name: string) {
+  if (!SCREENSHOTS_DIR) return;
+  const before = page.viewportSize();
+  for (const [width, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
 /** Signs in at the development provider from the app's own "Sign in" link. */
 async function signIn(page: import('playwright-core').Page, email: string, name: string) {
   await page.goto(`${stack.apiUrl}/`);
@@ -103,6 +121,8 @@ describe('the web app', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
+    await page.goto(`${stack.apiUrl}/`);
+    await screenshot(page, 'sign-in');
     await signIn(page, 'ada@renamer.test', 'Ada');
     await page.getByRole('link', { name: 'Account' }).click();
     await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada');
@@ -113,6 +133,7 @@ describe('the web app', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByTestId('new-api-key').textContent();
     expect(key).toMatch(/^rn_/);
+    await screenshot(page, 'account');
     const asScript = () => fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(await (await asScript()).json()).toMatchObject({ displayName: 'Ada' });
     await expect
@@ -170,6 +191,7 @@ describe('the web app', () => {
       .poll(() => page.getByTestId('batch-status').first().textContent(), { timeout: 20_000 })
       .toBe('completed');
     expect(await page.getByRole('list', { name: 'Your batches' }).getByRole('listitem').count()).toBe(1);
+    await screenshot(page, 'batches');
     const [archive] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download ZIP' }).click(),
@@ -267,6 +289,7 @@ describe('the web app', () => {
     await page.getByLabel(/Where the images are online today/).fill('https://shop.example/img/');
     await expect.poll(() => contents.getByRole('listitem').count()).toBe(6);
     const listed = (await names.allTextContents()).sort();
+    await screenshot(page, 'upload');
     const [archive] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download ZIP' }).click(),
@@ -301,6 +324,7 @@ describe('the web app', () => {
     await expect.poll(() => first.getByTestId('filename').textContent()).toBe(proposal);
     await expect.poll(() => history.getByRole('listitem').count()).toBe(changes + 1);
     expect(await history.getByRole('listitem').first().textContent()).toMatch(/reverted/);
+    await screenshot(page, 'review');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 90_000);
@@ -311,6 +335,7 @@ describe('the web app', () => {
     await page.getByText('Payments are not set up on this server').waitFor();
     await expect.poll(() => page.getByText(/^Basic: \d+ of 50 images used this month\.$/).count()).toBe(1);
     expect(await page.getByRole('button', { name: /Upgrade/ }).count()).toBe(0);
+    await screenshot(page, 'plans');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
@@ -343,6 +368,7 @@ describe('the web app', () => {
         .count(),
     ).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'admin-analytics');
 
     // Users: find Ada by her email, give her Pro, then ban her.
     await page.getByRole('link', { name: 'Users' }).click();
@@ -358,6 +384,7 @@ describe('the web app', () => {
     // Ada's open page is signed out at once (the API closes her socket), and says why.
     await adasPage.getByRole('link', { name: 'Sign in' }).waitFor({ timeout: 5_000 });
     expect(await adasPage.getByRole('alert').textContent()).toMatch(/banned|suspended/i);
+    await screenshot(page, 'admin-users');
     const [ada] = (
       await readAsPage<{ items: { id: string; plan: string; bannedAt: string | null }[] }>(
         page,
@@ -388,6 +415,7 @@ describe('the web app', () => {
     await page.getByRole('heading', { name: 'Queue images (paused)' }).waitFor();
     await page.getByRole('button', { name: 'Resume images' }).click();
     await page.getByRole('button', { name: 'Pause images' }).waitFor();
+    await screenshot(page, 'admin-queues');
 
     // Cleanup: a dry run counts without removing.
     await page.getByRole('link', { name: 'Cleanup' }).click();

@@ -99,8 +99,11 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           })),
         },
     );
-  const act = async (path: string, init: { method: string; json?: unknown }) =>
+  /** A change to one image: its row replaced in place, the archive's listing read again. */
+  const act = async (path: string, init: { method: string; json?: unknown }) => {
     replace(await api(path, ImageDetail, init));
+    void queries.invalidateQueries({ queryKey: ['batch-images', batchId, 'archive'] });
+  };
   const move = (to: number) => {
     const index = Math.max(0, Math.min(images.length - 1, to));
     setSelected(index);
@@ -124,7 +127,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       method: 'POST',
       json: { imageIds: ready.map((image) => image.id) },
     });
-    await queries.invalidateQueries({ queryKey: key });
+    await queries.invalidateQueries({ queryKey: ['batch-images', batchId] });
   }
 
   async function rename(image: ImageView, filename: string) {
