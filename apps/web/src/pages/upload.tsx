@@ -14,7 +14,8 @@ const CHECK_CHUNK = 1000;
 type FileState =
   | { state: 'waiting' }
   | { state: 'skipped'; detail: string }
-  | { state: 'uploading' }
+  /** `offset`: the bytes of the files before it in its request, which are sent first. */
+  | { state: 'uploading'; group: number; offset: number }
   | { state: 'accepted'; batchId: string }
   | { state: 'rejected'; code: string; detail: string }
   | { state: 'network' };
@@ -119,7 +120,16 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
     for (let start = 0; start < fresh.length; start += FILES_PER_REQUEST)
       groups.push(fresh.slice(start, start + FILES_PER_REQUEST));
     setPhase('uploading');
-    setStatus(fresh, { state: 'uploading' });
+    setSent({});
+    setRows((current) =>
+      current.map((row) => {
+        const group = groups.findIndex((files) => files.includes(row.file));
+        if (group < 0) return row;
+        const before = groups[group]!.slice(0, groups[group]!.indexOf(row.file));
+        const offset = before.reduce((sum, file) => sum + file.size, 0);
+        return { ...row, status: { state: 'uploading', group, offset } };
+      }),
+    );
     await sendGroups(
       groups,
       fields,
@@ -224,7 +234,7 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
         {rows.map((row) => (
           <li key={`${row.file.name}-${row.file.size}-${row.file.lastModified}`}>
             <span>{row.file.webkitRelativePath || row.file.name}</span>
-            <span>{describe(row.status)}</span>
+            <span>{describe(row.status, row.file, sent)}</span>
           </li>
         ))}
       </ul>
@@ -233,14 +243,16 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
   );
 }
 
-function describe(status: FileState): string {
+function describe(status: FileState, file: File, sent: Record<number, number>): string {
   switch (status.state) {
     case 'waiting':
       return 'ready to upload';
     case 'skipped':
       return status.detail;
-    case 'uploading':
-      return 'uploading…';
+    case 'uploading': {
+      const done = Math.min(1, Math.max(0, ((sent[status.group] ?? 0) - status.offset) / Math.max(1, file.size)));
+      return `uploading… ${Math.round(done * 100)} %`;
+    }
     case 'accepted':
       return 'uploaded';
     case 'rejected':
