@@ -10,6 +10,25 @@ export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff', 'hei
 export const ImageFormat = z.enum(IMAGE_FORMATS);
 export type ImageFormat = z.infer<typeof ImageFormat>;
 
+/**
+ * The file name extensions clients look for when they pick images from a folder (the API itself trusts only the
+ * bytes): every accepted format's usual ones.
+ */
+export const IMAGE_FILE_EXTENSIONS = [
+  'jpg',
+  'jpeg',
+  'jpe',
+  'png',
+  'webp',
+  'gif',
+  'avif',
+  'tif',
+  'tiff',
+  'heic',
+  'heif',
+  ...RAW_FORMATS,
+] as const;
+
 export function isRawFormat(format: ImageFormat): format is RawFormat {
   return (RAW_FORMATS as readonly string[]).includes(format);
 }

@@ -1,4 +1,4 @@
-import { BatchCheckResponse } from '@renamer/contracts';
+import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS } from '@renamer/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { api } from '../api/client';
@@ -8,7 +8,7 @@ import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields }
 import { BatchPanels } from './batch-panel';
 
 /** The types the API takes, for the file pickers (the API checks the bytes themselves). */
-const ACCEPT = 'image/*,.heic,.heif,.dng,.cr2,.cr3,.nef,.arw,.orf,.raf,.rw2';
+const ACCEPT = ['image/*', ...IMAGE_FILE_EXTENSIONS.map((extension) => `.${extension}`)].join(',');
 const CHECK_CHUNK = 1000;
 
 type FileState =
