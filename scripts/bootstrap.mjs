@@ -93,6 +93,28 @@ function runDetached(args) {
   });
 }
 
+/** The newest modification time under a folder (0 when it is missing). */
+function newestUnder(dir) {
+  const info = statSync(dir, { throwIfNoEntry: false });
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(info.mtimeMs, ...readdirSync(dir).map((name) => newestUnder(join(dir, name))));
+}
+
+/**
+ * The CLI's one-file bundle (apps/cli/dist/renamer.js), built when its sources or the contracts changed, so that
+ * `node apps/cli/dist/renamer.js` works after `npm start` or `npm test` (about half a second).
+ */
+function buildCliIfChanged() {
+  const cli = join(root, 'apps', 'cli');
+  const built = statSync(join(cli, 'dist', 'renamer.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const sources = Math.max(newestUnder(join(cli, 'src')), newestUnder(join(root, 'packages', 'contracts', 'src')));
+  if (built > sources) return;
+  const tsup = join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
+  const result = spawnSync(process.execPath, [tsup, '--silent'], { cwd: cli, stdio: 'inherit' });
+  if (result.status !== 0) fail('Building the CLI (tsup in apps/cli) failed: see the output above.');
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (!modes.includes(mode)) fail(`usage: node scripts/bootstrap.mjs ${modes.join('|')} [args…]`);
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number);
@@ -100,6 +122,7 @@ if (nodeMajor < 20 || (nodeMajor === 20 && nodeMinor < 9)) {
   fail(`Renamer needs Node.js 20.9 or newer; this is ${process.version}.`);
 }
 installDependencies();
+if (mode !== 'migrate') buildCliIfChanged();
 // For tests, vitest.global-setup.ts finds PostgreSQL and Redis.
 const vitest = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args];
 if (mode !== 'install') runDetached(mode === 'test' ? vitest : ['--import', 'tsx', 'scripts/stack/start.ts', mode]);

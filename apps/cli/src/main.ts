@@ -1,0 +1,256 @@
+import password from '@inquirer/password';
+import {
+  BatchDownloadResponse,
+  BatchList,
+  BatchStatusResponse,
+  EnhanceKeywordsResponse,
+  PLAN_NAMES,
+  Profile,
+  QuotaResponse,
+  SuggestKeywordsResponse,
+  ValidateKeywordsResponse,
+} from '@renamer/contracts';
+import { Command, CommanderError, Option } from 'commander';
+import { ApiClient } from './client';
+import { completionScript, SHELLS } from './completion';
+import { loadConnection, saveConnection } from './config';
+import { CliError, EXIT, errorLine } from './errors';
+import { rename } from './rename';
+import type { RenameResult } from './rename-result';
+import { table } from './table';
+import { undo } from './undo-manifest';
+
+const out = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+const client = async () => new ApiClient(await loadConnection());
+
+const program = new Command('renamer')
+  .description('Search-engine-friendly names for your photos, through a Renamer server (API key).')
+  .version('0.1.0')
+  .showHelpAfterError('(run renamer --help for usage)')
+  .exitOverride();
+
+program
+  .command('login')
+  .description('store the server and an API key (asked for, or RENAMER_API_KEY) in your config folder, mode 0600')
+  .requiredOption('--server <url>', 'the Renamer server, e.g. https://renamer.example')
+  .action(async (options: { server: string }) => {
+    const server = options.server.replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(server))
+      throw new CliError(`--server must be an http(s) URL, not ${options.server}`, EXIT.usage);
+    const apiKey =
+      process.env.RENAMER_API_KEY ||
+      (await password({ message: 'API key (make one on the Account page):', mask: '*' }, { output: process.stderr }));
+    const me = await new ApiClient({ server, apiKey }).request('/api/auth/me', Profile);
+    const path = await saveConnection({ server, apiKey });
+    process.stderr.write(`signed in to ${server} as ${me.displayName}; stored in ${path}\n`);
+  });
+
+program
+  .command('whoami')
+  .description('the account, its plan and this month’s quota')
+  .option('--json', 'one JSON document on stdout')
+  .action(async (options: { json?: boolean }) => {
+    const api = await client();
+    const [me, quota] = await Promise.all([
+      api.request('/api/auth/me', Profile),
+      api.request('/api/auth/quota', QuotaResponse),
+    ]);
+    if (options.json) return out(JSON.stringify({ ...me, usage: quota, server: api.connection.server }));
+    out(`${me.displayName} on ${api.connection.server}`);
+    out(`${PLAN_NAMES[quota.plan]}: ${quota.used} of ${quota.quota} images used this month, ${quota.remaining} left`);
+  });
+
+program
+  .command('rename')
+  .description(
+    'upload the images of folders or files (what the account already holds is not uploaded again), wait for their names, and deliver them',
+  )
+  .argument('<paths...>', 'folders and image files')
+  .option('--keywords <list>', 'comma-separated keywords that lead the names')
+  .option('--context <text>', 'what the photos show, in a sentence')
+  .option('--locale <tag>', 'language of the names (BCP 47), e.g. de')
+  .option('-r, --recursive', 'look into subfolders too')
+  .option('--approve', 'approve every name')
+  .option('--embed', 'write title, alt text and keywords into the delivered files (with --out or --copy-to)')
+  .addOption(new Option('--out <zip>', 'write a ZIP of the renamed files').conflicts(['inPlace', 'copyTo']))
+  .addOption(new Option('--in-place', 'rename the files where they are').conflicts(['copyTo']))
+  .option('--copy-to <dir>', 'write renamed copies into a folder')
+  .option('--dry-run', 'upload nothing and change nothing: say what would happen')
+  .option('--json', 'one JSON document on stdout (schema/rename-result.schema.json); progress on stderr')
+  .action(async (paths: string[], options: Parameters<typeof rename>[2]) => {
+    const result = await rename(await client(), paths, options);
+    if (options.json) out(JSON.stringify(result, null, 2));
+    else printRenameTable(result);
+    process.exitCode = result.exitCode;
+  });
+
+program
+  .command('undo')
+  .description('put back every name an earlier run changed (refusing files that changed since)')
+  .argument('<manifest>', 'the .renamer-undo-<time>.json file the run wrote')
+  .action(async (manifest: string) => {
+    const outcome = await undo(manifest);
+    for (const refused of outcome.refused)
+      process.stderr.write(`renamer: ${refused.path} ${refused.why}: left as it is\n`);
+    out(`${outcome.restored.length} restored, ${outcome.refused.length} refused`);
+    if (outcome.refused.length > 0) process.exitCode = outcome.restored.length > 0 ? EXIT.partly : EXIT.failure;
+  });
+
+program
+  .command('batches')
+  .description('your batches, newest first')
+  .option('--json', 'one JSON document on stdout')
+  .action(async (options: { json?: boolean }) => {
+    const { items } = await (await client()).request('/api/batch?limit=100', BatchList);
+    if (options.json) return out(JSON.stringify(items, null, 2));
+    out(
+      table(
+        ['batch', 'name', 'status', 'done', 'created'],
+        items.map((batch) => [
+          batch.batchId,
+          batch.name ?? '',
+          batch.status,
+          `${batch.processed}/${batch.total}`,
+          batch.createdAt,
+        ]),
+      ),
+    );
+  });
+
+program
+  .command('status')
+  .description('one batch’s progress')
+  .argument('<batch>', 'the batch id')
+  .option('--json', 'one JSON document on stdout')
+  .action(async (batchId: string, options: { json?: boolean }) => {
+    const status = await (await client()).request(
+      `/api/batch/${encodeURIComponent(batchId)}/status`,
+      BatchStatusResponse,
+    );
+    if (options.json) return out(JSON.stringify(status, null, 2));
+    const { counts } = status;
+    out(`${status.batchId} ${status.status}: ${status.processed} of ${status.total} done`);
+    out(
+      `ready ${counts.ready}, approved ${counts.approved}, queued ${counts.queued}, processing ${counts.processing}, failed ${counts.failed}, cancelled ${counts.cancelled}`,
+    );
+  });
+
+program
+  .command('download')
+  .description('download a batch as a ZIP of its renamed images')
+  .argument('<batch>', 'the batch id')
+  .option('--approved-only', 'only approved images')
+  .option('--embed', 'write title, alt text and keywords into each copy')
+  .option('--manifest', 'add the rename kit (manifest.csv)')
+  .option('--base-url <url>', 'with --manifest: where the images are online today, for the redirect maps')
+  .option('-o, --out <file>', 'where to write it (default: <batch>.zip)')
+  .action(
+    async (
+      batchId: string,
+      options: { approvedOnly?: boolean; embed?: boolean; manifest?: boolean; baseUrl?: string; out?: string },
+    ) => {
+      const api = await client();
+      const query = new URLSearchParams();
+      if (options.approvedOnly) query.set('approvedOnly', 'true');
+      if (options.embed) query.set('embed', 'true');
+      if (options.manifest) query.set('manifest', 'true');
+      if (options.baseUrl) query.set('baseUrl', options.baseUrl);
+      const link = await api.request(
+        `/api/batch/${encodeURIComponent(batchId)}/download?${query}`,
+        BatchDownloadResponse,
+        {
+          method: 'POST',
+        },
+      );
+      const path = options.out ?? `${batchId}.zip`;
+      await api.download(link.url, path);
+      process.stderr.write(`wrote ${path} (${link.entries} images)\n`);
+    },
+  );
+
+const keywords = program.command('keywords').description('keyword help for SEO');
+keywords
+  .command('enhance')
+  .description('long-tail phrases, related terms and categories for keywords')
+  .argument('<keywords...>')
+  .option('--context <text>')
+  .option('--locale <tag>')
+  .action(async (list: string[], options: { context?: string; locale?: string }) => {
+    const result = await (await client()).request('/api/keywords/enhance', EnhanceKeywordsResponse, {
+      method: 'POST',
+      json: { keywords: list, ...options },
+    });
+    out(JSON.stringify(result, null, 2));
+  });
+keywords
+  .command('suggest')
+  .description('keywords for an image (--image) or a text (--text)')
+  .addOption(new Option('--image <id>', 'an image id').conflicts('text'))
+  .option('--text <text>', 'a description')
+  .option('--locale <tag>')
+  .action(async (options: { image?: string; text?: string; locale?: string }) => {
+    if (!options.image && !options.text) throw new CliError('give --image <id> or --text <text>', EXIT.usage);
+    const body = options.image ? { imageId: options.image } : { text: options.text, locale: options.locale };
+    const { suggestions } = await (await client()).request('/api/keywords/suggest', SuggestKeywordsResponse, {
+      method: 'POST',
+      json: body,
+    });
+    out(suggestions.join('\n'));
+  });
+keywords
+  .command('validate')
+  .description('whether each keyword is usable, its normal form, and why not')
+  .argument('<keywords...>')
+  .option('--locale <tag>')
+  .action(async (list: string[], options: { locale?: string }) => {
+    const { results } = await (await client()).request('/api/keywords/validate', ValidateKeywordsResponse, {
+      method: 'POST',
+      json: { keywords: list, ...options },
+    });
+    out(
+      table(
+        ['keyword', 'valid', 'normalised', 'issues'],
+        results.map((r) => [r.keyword, r.valid ? 'yes' : 'no', r.normalized, r.issues.join(' ')]),
+      ),
+    );
+    if (results.some((result) => !result.valid)) process.exitCode = EXIT.partly;
+  });
+
+program
+  .command('completion')
+  .description('a shell completion script: renamer completion bash >> ~/.bashrc')
+  .addArgument(new Command().createArgument('<shell>', SHELLS.join(', ')).choices(SHELLS))
+  .action((shell: (typeof SHELLS)[number]) => out(completionScript(program, shell)));
+
+function printRenameTable(result: RenameResult) {
+  out(
+    table(
+      ['file', 'new name', 'score', 'outcome'],
+      result.files.map((file) => [
+        file.originalName,
+        file.newName ?? '—',
+        file.score === null ? '' : String(file.score),
+        file.problem ? `${file.outcome}: ${file.problem.detail}` : file.outcome.replace('_', ' '),
+      ]),
+    ),
+  );
+  const parts = [`${result.uploaded} uploaded`, `${result.alreadyUploaded} already in the account`];
+  if (result.notRenamed > 0) parts.push(`${result.notRenamed} not renamed`);
+  if (result.archive) parts.push(`archive ${result.archive}`);
+  if (result.undoManifest) parts.push(`undo: renamer undo ${result.undoManifest}`);
+  out(parts.join('; '));
+}
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version are exit 0; commander has printed its own message for the rest.
+    process.exitCode = error.exitCode === 0 ? EXIT.done : EXIT.usage;
+  } else {
+    process.stderr.write(`${errorLine(error)}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : EXIT.failure;
+  }
+}

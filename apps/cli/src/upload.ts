@@ -1,0 +1,25 @@
+import { openAsBlob } from 'node:fs';
+import { UploadResponse } from '@renamer/contracts';
+import type { ApiClient } from './client';
+import type { LocalImage } from './files';
+
+/** The API's limit of files per request. */
+export const FILES_PER_REQUEST = 100;
+
+export interface UploadFields {
+  keywords?: string;
+  context?: string;
+  locale?: string;
+}
+
+/** One `POST /api/batch` of ≤ 100 files, each streamed from disk (a file-backed Blob), never read into memory. */
+export async function uploadRequest(
+  client: ApiClient,
+  files: LocalImage[],
+  fields: UploadFields,
+): Promise<UploadResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value) form.append(name, value);
+  for (const file of files) form.append('files', await openAsBlob(file.path), file.name);
+  return client.request('/api/batch', UploadResponse, { method: 'POST', body: form });
+}

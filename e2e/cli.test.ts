@@ -1,0 +1,284 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ApiStack, photo, startApiStack } from '@renamer/api/testing';
+import { testDir } from '@renamer/service-kit/testing';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RenameResult } from '../apps/cli/src/rename-result';
+
+/** The `renamer` CLI, as its bundle runs after `npm test` or `npm start`, against a real API and worker. */
+
+const CLI_DIR = fileURLToPath(new URL('../apps/cli', import.meta.url));
+const CLI = join(CLI_DIR, 'dist/renamer.js');
+const TSUP = fileURLToPath(new URL('../node_modules/tsup/dist/cli-default.js', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../fixtures/photos', import.meta.url));
+const SCHEMA = JSON.parse(readFileSync(join(CLI_DIR, 'schema/rename-result.schema.json'), 'utf8'));
+
+let stack: ApiStack;
+let apiUrl: string;
+
+beforeAll(async () => {
+  // What the bootstrap does before `npm test`, for a run of this file alone.
+  execFileSync(process.execPath, [TSUP, '--silent'], { cwd: CLI_DIR, stdio: 'inherit' });
+  stack = await startApiStack('cli');
+  apiUrl = (await stack.startApi()).url;
+  await stack.startWorker();
+}, 120_000);
+afterAll(() => stack?.close());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a key (and a config folder of its own); resolves when it exits. */
+function renamer(args: string[], env: Record<string, string>, onStart?: (child: ChildProcess) => void): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH!, RENAMER_SERVER: apiUrl, XDG_CONFIG_HOME: testDir('cli-config'), ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    onStart?.(child);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const visible = (folder: string) =>
+  readdirSync(folder)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
+
+/** A folder of photos named as a camera names them, plus a hidden file and a text file that are not images. */
+function cameraFolder(name: string, photos: Buffer[]): string {
+  const folder = join(testDir('cli-photos'), name);
+  mkdirSync(folder, { recursive: true });
+  for (const [index, bytes] of photos.entries()) {
+    writeFileSync(join(folder, `IMG_${String(index + 1).padStart(4, '0')}.JPG`), bytes);
+  }
+  writeFileSync(join(folder, '.thumbnail.jpg'), photos[0]!);
+  writeFileSync(join(folder, 'notes.txt'), 'not a photo');
+  return folder;
+}
+const fixturePhotos = (names: string[]) => names.map((name) => readFileSync(join(PHOTOS, name)));
+const syntheticPhotos = (seeds: number[]) => Promise.all(seeds.map((seed) => photo('jpeg', seed)));
+
+function renameResult(run: Run) {
+  const validate = new Ajv2020({ strict: false }).compile(SCHEMA);
+  const document = JSON.parse(run.stdout);
+  expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+  return document as RenameResult;
+}
+
+describe('renamer rename', () => {
+  it('renames a folder of real photos into a ZIP whose entries are the original bytes under the new names; a second run uploads nothing and gives the same result', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('zip', fixturePhotos(['bridge.jpg', 'colorful-cups.jpg', 'dragonfly.jpg']));
+    const zip = join(testDir('cli-out'), 'renamed.zip');
+
+    const first = await renamer(['rename', folder, '--keywords', 'nature photo', '--out', zip, '--json'], {
+      RENAMER_API_KEY: key,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const result = renameResult(first);
+    expect(result).toMatchObject({ uploaded: 3, alreadyUploaded: 0, notRenamed: 0, archive: zip });
+    expect(result.files.map((file) => file.originalName)).toEqual(['IMG_0001.JPG', 'IMG_0002.JPG', 'IMG_0003.JPG']);
+    for (const file of result.files) expect(file.newName).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*\.jpg$/);
+
+    const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
+    expect(entries).toEqual(result.files.map((file) => file.deliveredAs).sort());
+    for (const file of result.files) {
+      const bytes = execFileSync('unzip', ['-p', zip, file.deliveredAs!], { maxBuffer: 16 * 2 ** 20 });
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256(file.path));
+    }
+    // People read a table on stdout and progress on stderr.
+    const table = await renamer(['rename', folder], { RENAMER_API_KEY: key });
+    expect(table.code).toBe(0);
+    for (const file of result.files) expect(table.stdout).toContain(file.newName!);
+    expect(table.stdout).toContain('0 uploaded; 3 already in the account');
+
+    const second = renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }));
+    expect(second).toMatchObject({ uploaded: 0, alreadyUploaded: 3 });
+    expect(second.files.map((file) => file.newName)).toEqual(result.files.map((file) => file.newName));
+    const quota = await (
+      await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })
+    ).json();
+    expect(quota).toMatchObject({ used: 3 });
+  }, 120_000);
+
+  it('renames files in place without overwriting any, and undo puts every name and byte back, refusing a file changed since', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('in-place', await syntheticPhotos([701, 702, 703]));
+    const before = new Map(visible(folder).map((name) => [name, sha256(join(folder, name))]));
+
+    const run = await renamer(['rename', folder, '--in-place', '--keywords', 'red shoes', '--json'], {
+      RENAMER_API_KEY: key,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = renameResult(run);
+    const renamedNames = result.files.map((file) => file.newName!).sort();
+    expect(visible(folder)).toEqual([...renamedNames, 'notes.txt'].sort());
+    expect(result.undoManifest).toMatch(/\/\.renamer-undo-.*\.json$/);
+
+    const undone = await renamer(['undo', result.undoManifest!], { RENAMER_API_KEY: key });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(undone.stdout).toContain('3 restored, 0 refused');
+    expect(new Map(visible(folder).map((name) => [name, sha256(join(folder, name))]))).toEqual(before);
+    expect(existsSync(result.undoManifest!)).toBe(false);
+
+    // Again, then one file is edited before the undo: it stays as it is, the others go back.
+    const again = renameResult(await renamer(['rename', folder, '--in-place', '--json'], { RENAMER_API_KEY: key }));
+    const edited = again.files[0]!.deliveredAs!;
+    writeFileSync(edited, Buffer.concat([readFileSync(edited), Buffer.from('edited')]));
+    const partly = await renamer(['undo', again.undoManifest!], { RENAMER_API_KEY: key });
+    expect(partly.code).toBe(3);
+    expect(partly.stderr).toContain('changed since the run');
+    expect(existsSync(edited)).toBe(true);
+    expect(visible(folder)).toContain('IMG_0002.JPG');
+  }, 120_000);
+
+  it('picks up an interrupted run: the batch it started is followed, nothing is uploaded or counted twice', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('resume', await syntheticPhotos([711, 712, 713, 714]));
+    const state = join(folder, '.renamer-state.json');
+
+    const interrupted = await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }, (child) => {
+      const poll = setInterval(() => {
+        if (!existsSync(state)) return;
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }, 5);
+    });
+    expect(interrupted.code).not.toBe(0);
+    expect(existsSync(state)).toBe(true);
+
+    const resumed = await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key });
+    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+    const result = renameResult(resumed);
+    expect(result).toMatchObject({ uploaded: 0, alreadyUploaded: 4, notRenamed: 0 });
+    for (const file of result.files) expect(file.newName).toMatch(/\.jpg$/);
+    expect(existsSync(state)).toBe(false);
+    const quota = await (
+      await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })
+    ).json();
+    expect(quota).toMatchObject({ used: 4 });
+  }, 120_000);
+
+  it('writes approved copies with their metadata embedded into another folder, after a dry run that changed nothing', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('copies', await syntheticPhotos([731, 732]));
+    const copies = join(testDir('cli-out'), 'copies');
+    const quotaUsed = async () =>
+      (
+        (await (await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+          used: number;
+        }
+      ).used;
+
+    const dry = renameResult(
+      await renamer(['rename', folder, '--dry-run', '--copy-to', copies, '--json'], { RENAMER_API_KEY: key }),
+    );
+    expect(dry.files.map((file) => file.outcome)).toEqual(['would_upload', 'would_upload']);
+    expect(await quotaUsed()).toBe(0);
+    expect(existsSync(copies)).toBe(false);
+
+    const run = await renamer(
+      ['rename', folder, '--copy-to', copies, '--embed', '--approve', '--keywords', 'blue vase', '--json'],
+      {
+        RENAMER_API_KEY: key,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const result = renameResult(run);
+    expect(result.files.map((file) => file.status)).toEqual(['approved', 'approved']);
+    expect(visible(copies)).toEqual(result.files.map((file) => file.newName!).sort());
+    for (const file of result.files) {
+      const copy = readFileSync(file.deliveredAs!);
+      // The copy carries the title in its XMP; the original is untouched.
+      expect(copy.includes(Buffer.from('blue vase'))).toBe(true);
+      expect(readFileSync(file.path).includes(Buffer.from('blue vase'))).toBe(false);
+    }
+    expect(result.undoManifest).toContain(copies);
+    expect((await renamer(['undo', result.undoManifest!], {})).code).toBe(0);
+    expect(visible(copies)).toEqual([]);
+  }, 120_000);
+
+  it('uploads what fits in the remaining quota, says what did not, and exits 3', async () => {
+    const { key } = await stack.createUser({ quota: 2 });
+    const folder = cameraFolder('quota', await syntheticPhotos([721, 722, 723, 724]));
+    const run = await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('2 of 4 new images do not fit in the 2 left this month');
+    const result = renameResult(run);
+    expect(result).toMatchObject({ uploaded: 2, notRenamed: 2, exitCode: 3 });
+    expect(result.files.filter((file) => file.outcome === 'over_quota')).toHaveLength(2);
+  }, 120_000);
+
+  it('answers a wrong key with one clear line and exit code 1, and a usage mistake with exit code 2', async () => {
+    const wrong = await renamer(['whoami'], { RENAMER_API_KEY: 'rn_not-a-real-key' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/^renamer: .+ \(unauthenticated\)$/m);
+
+    const usage = await renamer(['rename', testDir('cli-photos'), '--in-place', '--copy-to', '/tmp/x'], {
+      RENAMER_API_KEY: 'rn_whatever',
+    });
+    expect(usage.code).toBe(2);
+    expect((await renamer(['frobnicate'], {})).code).toBe(2);
+  });
+});
+
+describe('renamer login, whoami and the package', () => {
+  it('stores the server and key readable only by the user, and uses them', async () => {
+    const { key, user } = await stack.createUser({ quota: 50 });
+    const config = join(testDir('cli-login'), 'config');
+    const login = await renamer(['login', '--server', apiUrl], {
+      RENAMER_API_KEY: key,
+      RENAMER_SERVER: '',
+      XDG_CONFIG_HOME: config,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(statSync(join(config, 'renamer/config.json')).mode & 0o777).toBe(0o600);
+
+    const whoami = await renamer(['whoami', '--json'], { RENAMER_SERVER: '', XDG_CONFIG_HOME: config });
+    expect(whoami.code, whoami.stderr).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ id: user.id, usage: { quota: 50 } });
+  });
+
+  it('packs into a tarball that npx runs on its own, and prints a completion script for each shell', () => {
+    const packed = testDir('cli-pack');
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packed], {
+      cwd: CLI_DIR,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    const elsewhere = testDir('cli-npx');
+    copyFileSync(join(packed, tarball), join(elsewhere, tarball));
+    const version = execFileSync('npx', ['--yes', '--package', `./${tarball}`, 'renamer', '--version'], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_cache: join(elsewhere, 'npm-cache'), npm_config_offline: 'true' },
+    });
+    expect(version.trim()).toBe('0.1.0');
+
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const script = execFileSync(process.execPath, [CLI, 'completion', shell], { encoding: 'utf8' });
+      expect(script).toContain('rename');
+      expect(script).toMatch(shell === 'fish' ? /-l in-place/ : /--in-place/);
+    }
+    execFileSync('bash', ['-n'], { input: execFileSync(process.execPath, [CLI, 'completion', 'bash']) });
+  }, 60_000);
+});
