@@ -54,6 +54,12 @@ function renamer(args: string[], env: Record<string, string>, onStart?: (child: 
   });
 }
 
+/** This month's images counted against the key's account. */
+async function imagesUsed(key: string): Promise<number> {
+  const response = await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } });
+  return ((await response.json()) as { used: number }).used;
+}
+
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const visible = (folder: string) =>
   readdirSync(folder)
@@ -111,10 +117,7 @@ describe('renamer rename', () => {
     const second = renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }));
     expect(second).toMatchObject({ uploaded: 0, alreadyUploaded: 3 });
     expect(second.files.map((file) => file.newName)).toEqual(result.files.map((file) => file.newName));
-    const quota = await (
-      await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })
-    ).json();
-    expect(quota).toMatchObject({ used: 3 });
+    expect(await imagesUsed(key)).toBe(3);
   }, 120_000);
 
   it('renames files in place without overwriting any, and undo puts every name and byte back, refusing a file changed since', async () => {
@@ -169,28 +172,19 @@ describe('renamer rename', () => {
     expect(result).toMatchObject({ uploaded: 0, alreadyUploaded: 4, notRenamed: 0 });
     for (const file of result.files) expect(file.newName).toMatch(/\.jpg$/);
     expect(existsSync(state)).toBe(false);
-    const quota = await (
-      await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })
-    ).json();
-    expect(quota).toMatchObject({ used: 4 });
+    expect(await imagesUsed(key)).toBe(4);
   }, 120_000);
 
   it('writes approved copies with their metadata embedded into another folder, after a dry run that changed nothing', async () => {
     const { key } = await stack.createUser({ quota: 50 });
     const folder = cameraFolder('copies', await syntheticPhotos([731, 732]));
     const copies = join(testDir('cli-out'), 'copies');
-    const quotaUsed = async () =>
-      (
-        (await (await fetch(`${apiUrl}/api/auth/quota`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
-          used: number;
-        }
-      ).used;
 
     const dry = renameResult(
       await renamer(['rename', folder, '--dry-run', '--copy-to', copies, '--json'], { RENAMER_API_KEY: key }),
     );
     expect(dry.files.map((file) => file.outcome)).toEqual(['would_upload', 'would_upload']);
-    expect(await quotaUsed()).toBe(0);
+    expect(await imagesUsed(key)).toBe(0);
     expect(existsSync(copies)).toBe(false);
 
     const run = await renamer(
