@@ -125,4 +125,5 @@ installDependencies();
 if (mode !== 'migrate') buildCliIfChanged();
 // For tests, vitest.global-setup.ts finds PostgreSQL and Redis.
 const vitest = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args];
-if (mode !== 'install') runDetached(mode === 'test' ? vitest : ['--import', 'tsx', 'scripts/stack/start.ts', mode]);
+if (mode !== 'install')
+  runDetached(mode === 'test' ? vitest : ['--import', 'tsx', 'scripts/stack/start.ts', mode, ...args]);

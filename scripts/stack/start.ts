@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import closeWithGrace from 'close-with-grace';
 import { type ConcurrentlyResult, concurrently } from 'concurrently';
 import waitOn from 'wait-on';
@@ -13,15 +14,44 @@ import { findRedis } from './redis';
 import { elapsedSince, redactUrl, say } from './say';
 import { buildWebIfChanged } from './web-build';
 
-/** A service of `apps/<name>/src/server.ts`, listening on `<NAME>_PORT`; `path` is what to open once it runs. */
-type Service = { name: string; port: number; path: string };
-const DEV_IDP: Service = { name: 'dev-idp', port: 3002, path: '/.well-known/openid-configuration' };
-const API: Service = { name: 'api', port: 3000, path: '/' };
-const ADMIN_API: Service = { name: 'admin-api', port: 3001, path: '/' };
-const SERVICES: Service[] = [API, { name: 'worker', port: 3003, path: '/metrics' }, ADMIN_API];
-const portVariable = (service: Service) => `${service.name.toUpperCase().replace('-', '_')}_PORT`;
-const portOf = (service: Service) => process.env[portVariable(service)] ?? String(service.port);
+/** The apps of `apps/<app>/src/server.ts`, each listening on `<APP>_PORT`; `path` is what to open once it runs. */
+const APPS = {
+  'dev-idp': { port: 3002, path: '/.well-known/openid-configuration' },
+  api: { port: 3000, path: '/' },
+  worker: { port: 3003, path: '/metrics' },
+  'admin-api': { port: 3001, path: '/' },
+} as const;
+type App = keyof typeof APPS;
+/** One process of the stack; in a fleet the n-th instance of an app listens 100 × (n − 1) above the first. */
+type Instance = { app: App; name: string; port: string; path: string };
+const INSTANCE_PORT_STEP = 100;
+const MAX_INSTANCES = 10;
+const portVariable = (app: App) => `${app.toUpperCase().replace('-', '_')}_PORT`;
+const instancesOf = (app: App, count: number): Instance[] =>
+  Array.from({ length: count }, (_, index) => ({
+    app,
+    name: index === 0 ? app : `${app}-${index + 1}`,
+    port: String(Number(process.env[portVariable(app)] ?? APPS[app].port) + index * INSTANCE_PORT_STEP),
+    path: APPS[app].path,
+  }));
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `npm start -- --api 2 --workers 3`: how many API and worker processes (node's own argument parser). */
+function fleetSize(args: string[]): { apis: number; workers: number; fleet: boolean } {
+  const { values } = parseArgs({ args, options: { api: { type: 'string' }, workers: { type: 'string' } } });
+  const count = (flag: 'api' | 'workers') => {
+    const value = Number(values[flag] ?? 1);
+    if (!Number.isInteger(value) || value < 1 || value > MAX_INSTANCES) {
+      throw new Error(`--${flag} takes a whole number from 1 to ${MAX_INSTANCES}, not ${values[flag]}`);
+    }
+    return value;
+  };
+  return {
+    apis: count('api'),
+    workers: count('workers'),
+    fleet: values.api !== undefined || values.workers !== undefined,
+  };
+}
 
 /** What was found or started for the services, stopped after them. */
 const started: { stop?: () => Promise<unknown> }[] = [];
@@ -58,7 +88,8 @@ function stopEverything(reason: Error): void {
   shutdown.close();
 }
 
-async function main(mode: string): Promise<void> {
+async function main(mode: string, args: string[]): Promise<void> {
+  const size = fleetSize(args);
   const [database, redis] = await Promise.all([findPostgres('long-lived'), mode === 'start' ? findRedis() : undefined]);
   started.push(database, ...(redis ? [redis] : []));
   say(`PostgreSQL: ${database.description}`);
@@ -71,16 +102,34 @@ async function main(mode: string): Promise<void> {
   if (stopping) return;
 
   const env = process.env;
-  const webStartedAt = performance.now();
-  const web = await buildWebIfChanged(resolve(repoRoot, 'apps/web'));
-  say(web === 'built' ? `web app built in ${elapsedSince(webStartedAt)}` : 'web app: the last build is current');
+  // WEB_DIST_DIR set empty: the API serves no web app, so there is none to build.
+  if (env.WEB_DIST_DIR !== '') {
+    const webStartedAt = performance.now();
+    const web = await buildWebIfChanged(resolve(repoRoot, 'apps/web'));
+    say(web === 'built' ? `web app built in ${elapsedSince(webStartedAt)}` : 'web app: the last build is current');
+  }
   if (stopping) return;
-  const running = !env.OIDC_ISSUER && env.NODE_ENV !== 'production' ? [DEV_IDP, ...SERVICES] : SERVICES;
+  const [devIdp] = !env.OIDC_ISSUER && env.NODE_ENV !== 'production' ? instancesOf('dev-idp', 1) : [];
+  const apis = instancesOf('api', size.apis);
+  const workers = instancesOf('worker', size.workers);
+  const [adminApi] = instancesOf('admin-api', 1);
+  const running = [...(devIdp ? [devIdp] : []), ...apis, ...workers, adminApi!];
   const serviceEnv = {
-    ...Object.fromEntries(running.map((service) => [portVariable(service), portOf(service)])),
-    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${portOf(API)}`,
-    ADMIN_API_URL: env.ADMIN_API_URL ?? `http://127.0.0.1:${portOf(ADMIN_API)}`,
-    ...(running.includes(DEV_IDP) && { OIDC_ISSUER: `http://localhost:${portOf(DEV_IDP)}` }),
+    ...Object.fromEntries(
+      running
+        .filter((instance) => instance.name === instance.app)
+        .map((instance) => [portVariable(instance.app), instance.port]),
+    ),
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${apis[0]!.port}`,
+    ADMIN_API_URL: env.ADMIN_API_URL ?? `http://127.0.0.1:${adminApi!.port}`,
+    ...(devIdp && { OIDC_ISSUER: `http://localhost:${devIdp.port}` }),
+    // Every API instance serves the web app, whose socket comes from the instance's own origin.
+    ...(size.fleet && {
+      WS_ALLOWED_ORIGINS: apis.map((api) => `http://localhost:${api.port}`).join(','),
+      METRICS_TARGETS: [...apis, ...workers]
+        .map((instance) => `${instance.name}=http://127.0.0.1:${instance.port}/metrics`)
+        .join(','),
+    }),
     DATABASE_URL: url,
     REDIS_URL: redis.url,
     REDIS_PREFIX: env.REDIS_PREFIX ?? 'renamer:',
@@ -90,25 +139,35 @@ async function main(mode: string): Promise<void> {
   };
   if (serviceEnv.STORAGE_DRIVER === 'fs') await mkdir(serviceEnv.STORAGE_DIR, { recursive: true });
   services = concurrently(
-    running.map((service) => ({
-      name: service.name,
-      env: serviceEnv,
+    running.map((instance) => ({
+      name: instance.name,
+      env: { ...serviceEnv, [portVariable(instance.app)]: instance.port },
       // exec: the shell gives way to node, so that signals reach the service itself.
       // The telemetry hook first: it starts tracing before anything it traces loads (and does nothing unconfigured).
-      command: `exec "${process.execPath}" --import ./packages/telemetry/src/register.mjs --import tsx apps/${service.name}/src/server.ts`,
+      command: `exec "${process.execPath}" --import ./packages/telemetry/src/register.mjs --import tsx apps/${instance.app}/src/server.ts`,
     })),
     // raw: each service writes to this terminal itself (its logger names the service on every line), rather
-    // than through this process reading and prefixing every line.
-    { cwd: repoRoot, raw: true },
+    // than through this process reading and prefixing every line. In a fleet a process that fails is started
+    // again after 1 s, 2 s, 4 s… as an orchestrator would (a service that stops cleanly exits 0 and stays stopped).
+    { cwd: repoRoot, raw: true, ...(size.fleet && { restartTries: -1, restartDelay: 'exponential' as const }) },
   );
   // Not concurrently's killOthersOn: during a Ctrl-C it would signal the services still closing a second time.
   for (const command of services.commands) {
-    command.close.subscribe(({ exitCode }) =>
-      stopEverything(new Error(`${command.name} exited with code ${exitCode}: stopping everything`)),
-    );
+    // In a fleet concurrently restarts a process that failed, and `close` comes only once one exits cleanly.
+    let exited = false;
+    command.stateChange.subscribe((state) => {
+      if (!size.fleet || stopping) return;
+      if (state === 'exited') say(`${command.name} exited`);
+      if (state === 'started' && exited) say(`${command.name} started again`);
+      exited ||= state === 'exited';
+    });
+    command.close.subscribe(({ exitCode }) => {
+      if (size.fleet && !stopping) return;
+      stopEverything(new Error(`${command.name} exited with code ${exitCode}: stopping everything`));
+    });
   }
 
-  const resources = running.map((service) => `http-get://127.0.0.1:${portOf(service)}/health/ready`);
+  const resources = running.map((instance) => `http-get://127.0.0.1:${instance.port}/health/ready`);
   await waitOn({ resources, timeout: 30_000 }).catch(() => {
     if (!stopping) say('still waiting for every service to answer /health/ready');
     return waitOn({ resources });
@@ -116,13 +175,14 @@ async function main(mode: string): Promise<void> {
   if (stopping) return;
   say('Renamer is running:');
   say(`  web        ${serviceEnv.PUBLIC_URL}/`);
-  for (const service of running) say(`  ${service.name.padEnd(10)} http://localhost:${portOf(service)}${service.path}`);
+  for (const instance of running)
+    say(`  ${instance.name.padEnd(10)} http://localhost:${instance.port}${instance.path}`);
   const storage = serviceEnv.STORAGE_DRIVER === 's3' ? `S3 ${env.S3_ENDPOINT}` : serviceEnv.STORAGE_DIR;
   say(`  objects in ${storage}; Redis keys under ${serviceEnv.REDIS_PREFIX} on ${redactUrl(redis.url)}`);
-  if (running.includes(DEV_IDP)) {
+  if (devIdp) {
     say(`  sign in at ${serviceEnv.PUBLIC_URL}/api/auth/login (development sign-in: any email and name)`);
   }
   say('Ctrl-C stops everything.');
 }
 
-main(process.argv[2] ?? 'start').catch(stopEverything);
+main(process.argv[2] ?? 'start', process.argv.slice(3)).catch(stopEverything);
