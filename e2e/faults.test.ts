@@ -1,6 +1,8 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { photo, upload, waitForBatch } from '@renamer/api/testing';
+import { connectWs, photo, upload, waitForBatch } from '@renamer/api/testing';
 import { freePort, spawnService, waitForStatus } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createQueues } from '../packages/queue/src/queues';
@@ -148,4 +150,165 @@ describe('an API instance killed in the middle of an upload', () => {
     const quota = await fetch(`${apiUrl}/api/auth/quota`, { headers: owner.headers });
     expect(await quota.json()).toMatchObject({ used: 0 });
   }, 60_000);
+});
+
+/**
+ * A TCP relay to PostgreSQL that can be cut: while it is down it refuses new connections and has dropped the
+ * open ones, as a database host that went away would.
+ */
+async function cuttableRelay(target: URL) {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      }).listen(port, '127.0.0.1', () => resolve());
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server?.close(() => resolve());
+    });
+  await up();
+  return { port, up, down };
+}
+
+describe('PostgreSQL unreachable for a few seconds', () => {
+  it('fails requests fast with 503 unavailable, reports not ready, and recovers by itself', async () => {
+    const owner = await stack.createUser();
+    const database = new URL(stack.env.DATABASE_URL);
+    const relay = await cuttableRelay(database);
+    const relayed = new URL(database);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String(relay.port);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const api = spawnService(API_ENTRY, {
+      ...stack.env,
+      DATABASE_URL: relayed.href,
+      API_PORT: String(port),
+      PUBLIC_URL: url,
+    });
+    onTestFinished(async () => {
+      await api.stop();
+      await relay.down();
+    });
+    await waitForStatus(api, `${url}/health/ready`, 200, 60_000);
+    const me = () => fetch(`${url}/api/auth/me`, { headers: owner.headers });
+    expect((await me()).status).toBe(200);
+
+    await relay.down();
+    const startedAt = Date.now();
+    const refused = await me();
+    expect(Date.now() - startedAt).toBeLessThan(6_000);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ code: 'unavailable' });
+    expect((await fetch(`${url}/health/ready`)).status).toBe(503);
+
+    await relay.up();
+    const deadline = Date.now() + 20_000;
+    while ((await me()).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the API did not recover');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+    expect(api.child.exitCode).toBeNull();
+  }, 120_000);
+});
+
+/** A redis-server of the test's own, without persistence, as the shared one runs: a restart loses its data. */
+async function privateRedis(port: number): Promise<ChildProcess> {
+  const server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const deadline = Date.now() + 10_000;
+  while (!(await redisAnswers(port))) {
+    if (Date.now() > deadline) throw new Error('the private redis-server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return server;
+}
+
+function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('Redis restarted during a batch', () => {
+  it('reports the outage while it lasts, and the API and workers reconnect by themselves and finish the batch', async () => {
+    const owner = await stack.createUser();
+    const redisPort = await freePort();
+    let redis = await privateRedis(redisPort);
+    onTestFinished(() => {
+      redis.kill('SIGKILL');
+    });
+    const env = { ...stack.env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const api = spawnService(API_ENTRY, { ...env, API_PORT: String(port), PUBLIC_URL: url });
+    onTestFinished(() => api.stop().then(() => undefined));
+    await waitForStatus(api, `${url}/health/ready`, 200, 60_000);
+    const worker = await stack.startWorker(
+      { REDIS_URL: env.REDIS_URL, SLOW_ANALYSIS_MS: '700', WORKER_CONCURRENCY: '1' },
+      SLOW_WORKER_ENTRY,
+    );
+
+    const { body } = await upload(url, owner.key, await photos([1031, 1032, 1033, 1034, 1035]));
+    const socket = await connectWs(url, owner.headers);
+    let closedWith: number | undefined;
+    socket.socket.on('close', (code) => {
+      closedWith = code;
+    });
+    socket.send({ type: 'subscribe', batchId: body.batchId });
+    await waitForBatch(url, owner.key, body.batchId, (status) => status.processed >= 1, 30_000);
+
+    redis.kill('SIGTERM');
+    await new Promise((resolve) => redis.once('exit', resolve));
+    const readiness = await fetch(`${url}/health/ready`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toMatchObject({ failed: expect.arrayContaining(['redis']) });
+    await expect.poll(async () => (await fetch(`${worker.url}/health/ready`)).status, { timeout: 10_000 }).toBe(503);
+
+    redis = await privateRedis(redisPort);
+    await expect.poll(async () => (await fetch(`${url}/health/ready`)).status, { timeout: 20_000 }).toBe(200);
+    const done = await waitForBatch(url, owner.key, body.batchId, (status) => status.status === 'completed', 90_000);
+    expect(done.counts).toMatchObject({ ready: 5, failed: 0 });
+
+    // An open socket either carried on (the batch's completion arrived) or was closed, so that the client
+    // reconnects and subscribes again, and then hears the batch as it stands.
+    const heardCompletion = socket.messages.some(
+      (message) => message.type === 'batch.status' && message.status === 'completed',
+    );
+    if (!heardCompletion) {
+      // 1012: the API's progress feed was interrupted, so it closed the socket for the client to come back.
+      expect(closedWith).toBe(1012);
+      const again = await connectWs(url, owner.headers);
+      again.send({ type: 'subscribe', batchId: body.batchId });
+      const messages = await again.waitFor((all) => all.some((message) => message.type === 'subscribed'));
+      expect(messages.find((message) => message.type === 'subscribed')).toMatchObject({
+        status: { status: 'completed' },
+      });
+      again.socket.close();
+    }
+    socket.socket.close();
+  }, 180_000);
 });

@@ -202,6 +202,12 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
   function listenForProgress() {
     if (progressSubscriber) return;
     progressSubscriber = createRedis(env.REDIS_URL, {}, logger);
+    // ioredis subscribes again by itself after a reconnection, but what was published meanwhile is gone.
+    let connectedBefore = false;
+    progressSubscriber.on('ready', () => {
+      if (connectedBefore) progressHub.feedInterrupted();
+      connectedBefore = true;
+    });
     subscribeToProgress(progressSubscriber, env.REDIS_PREFIX, progressHub.deliver, (raw) =>
       logger.warn({ raw: raw.slice(0, 200) }, 'invalid progress event ignored'),
     ).catch((err) => logger.warn({ err }, 'progress channel not subscribed'));

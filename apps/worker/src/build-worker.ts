@@ -145,6 +145,21 @@ export function buildWorker({
     ...createJobMetrics(metrics),
   });
 
+  /** The fleet's schedules, one each (upserting is idempotent): at start, and again whenever Redis comes back, since
+   * a Redis that restarted without its data has lost them. */
+  const keepSchedules = async () => {
+    await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
+    for (const [task, everyMs] of Object.entries(CLEANUP_SCHEDULE) as [CleanupTask, number][]) {
+      await scheduleEvery(queues, 'cleanup', { task }, everyMs);
+    }
+    await scheduleEvery(
+      queues,
+      'reconcile-images',
+      { olderThanSeconds: env.RECONCILE_AFTER_SECONDS },
+      env.RECONCILE_EVERY_MS,
+    );
+  };
+
   let stopping = false;
   return {
     async start() {
@@ -157,16 +172,10 @@ export function buildWorker({
       // A SIGTERM while the models loaded has closed the connections: take no jobs.
       if (stopping) return;
       pool.run();
-      await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
-      for (const [task, everyMs] of Object.entries(CLEANUP_SCHEDULE) as [CleanupTask, number][]) {
-        await scheduleEvery(queues, 'cleanup', { task }, everyMs);
-      }
-      await scheduleEvery(
-        queues,
-        'reconcile-images',
-        { olderThanSeconds: env.RECONCILE_AFTER_SECONDS },
-        env.RECONCILE_EVERY_MS,
-      );
+      await keepSchedules();
+      bullConnection.on('ready', () => {
+        if (!stopping) keepSchedules().catch((err) => logger.warn({ err }, 'schedules not restored yet'));
+      });
     },
     closers: [
       async () => {

@@ -20,8 +20,16 @@ export interface CreateDbOptions {
   max?: number;
 }
 
+/** Seconds to wait for a connection to PostgreSQL before the query fails. */
+const CONNECT_TIMEOUT_S = 5;
+
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): DbClient {
-  const client = postgres(databaseUrl, { max: options.max ?? 10, onnotice: () => {} });
+  const client = postgres(databaseUrl, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    // A database that does not answer fails a request in seconds (503 unavailable), not after postgres.js's 30.
+    connect_timeout: CONNECT_TIMEOUT_S,
+  });
   const sql = tracingEnabled() ? withQuerySpans(client) : client;
   const db = drizzle(sql);
   return {

@@ -13,6 +13,7 @@ import {
 import { reportError } from '@renamer/telemetry';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { asUnavailable } from './dependency-down';
 import type { Logger } from './logger';
 
 export function buildProblem(
@@ -67,7 +68,8 @@ function callerOf(request: FastifyRequest): { userId?: string } {
   return userId ? { userId } : {};
 }
 
-function answerProblem(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+function answerProblem(thrown: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  const error = asUnavailable(thrown);
   const problem = toProblem(error, request);
   // A 5xx the service chose (uploads switched off, a dependency down, payments not configured) is a warning;
   // anything else is a failure to look into: logged with its stack and sent to error tracking.

@@ -147,6 +147,15 @@ export function createProgressHub(options: ProgressHubOptions) {
       }
     },
 
+    /**
+     * The progress feed was interrupted (Redis dropped the subscription): events published meanwhile are lost, so
+     * every socket with a room is closed with 1012, for its client to reconnect and hear each batch as it stands.
+     */
+    feedInterrupted() {
+      for (const connection of rooms.everyMember())
+        connection.socket.close(1012, 'progress feed interrupted: reconnect');
+    },
+
     /** Open connections, rooms, and batches whose statuses are being coalesced: all zero once every socket closed. */
     stats: () => ({ connections: connections.size, rooms: rooms.size, coalescing: statuses.size }),
 

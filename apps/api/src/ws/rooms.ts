@@ -29,6 +29,10 @@ export function createRooms<M extends RoomMember>() {
       rooms.delete(batchId);
       return members;
     },
+    /** Everyone in any room, once each. */
+    everyMember(): Set<M> {
+      return new Set([...rooms.values()].flatMap((room) => [...room]));
+    },
     get size() {
       return rooms.size;
     },
