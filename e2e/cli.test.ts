@@ -233,6 +233,53 @@ describe('renamer rename', () => {
   });
 });
 
+describe('renamer batches, status, download and keywords', () => {
+  it('lists the batches, shows one, downloads its ZIP, and checks keywords (exit 3 when one is unusable)', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('commands', await syntheticPhotos([741, 742]));
+    const renamed = renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }));
+    const [batchId] = renamed.batches;
+
+    const batches = JSON.parse((await renamer(['batches', '--json'], { RENAMER_API_KEY: key })).stdout);
+    expect(batches).toEqual([expect.objectContaining({ batchId, status: 'completed', total: 2 })]);
+    const status = await renamer(['status', batchId!], { RENAMER_API_KEY: key });
+    expect(status.stdout).toContain(`${batchId} completed: 2 of 2 done`);
+
+    const zip = join(testDir('cli-out'), 'batch.zip');
+    const download = await renamer(['download', batchId!, '--manifest', '-o', zip], { RENAMER_API_KEY: key });
+    expect(download.code, download.stderr).toBe(0);
+    const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
+    expect(entries).toEqual(
+      expect.arrayContaining([...renamed.files.map((file) => file.newName), 'renamer/manifest.csv']),
+    );
+
+    const keywords = await renamer(['keywords', 'validate', 'Red Shoes', '<b>bold</b>'], { RENAMER_API_KEY: key });
+    expect(keywords.code).toBe(3);
+    expect(keywords.stdout).toMatch(/Red Shoes +yes +red shoes/);
+    expect(keywords.stdout).toMatch(/<b>bold<\/b> +no/);
+  }, 120_000);
+
+  it('never overwrites a file: a second copy of the same photos into the same folder gets the next free names', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('no-clobber', await syntheticPhotos([751, 752]));
+    const copies = join(testDir('cli-out'), 'no-clobber');
+    const first = renameResult(
+      await renamer(['rename', folder, '--copy-to', copies, '--json'], { RENAMER_API_KEY: key }),
+    );
+    const before = new Map(visible(copies).map((name) => [name, sha256(join(copies, name))]));
+    const second = renameResult(
+      await renamer(['rename', folder, '--copy-to', copies, '--json'], { RENAMER_API_KEY: key }),
+    );
+    expect(second.uploaded).toBe(0);
+    expect(visible(copies)).toHaveLength(4);
+    for (const [name, checksum] of before) expect(sha256(join(copies, name))).toBe(checksum);
+    for (const [index, file] of second.files.entries()) {
+      const stem = first.files[index]!.newName!.replace(/\.jpg$/, '');
+      expect(file.deliveredAs).toBe(join(copies, `${stem}-2.jpg`));
+    }
+  }, 120_000);
+});
+
 describe('renamer login, whoami and the package', () => {
   it('stores the server and key readable only by the user, and uses them', async () => {
     const { key, user } = await stack.createUser({ quota: 50 });
