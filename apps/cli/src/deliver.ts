@@ -5,10 +5,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { DownloadLinkResponse } from '@renamer/contracts';
+import { uniqueEntryNames } from '@renamer/domain';
 import { ZipFile } from 'yazl';
 import type { ApiClient } from './client';
 import { type LocalImage, sha256 } from './files';
-import { archiveNames, folderNames } from './names';
+import { folderNames } from './names';
 import type { Reporter } from './progress';
 import type { RenamedFile } from './rename-result';
 import { type Change, renameNoClobber, writeUndoManifest } from './undo-manifest';
@@ -44,11 +45,12 @@ export async function deliver(
 
   if (delivery.kind === 'zip') {
     const path = join(dirname(delivery.path), await names(dirname(delivery.path), basename(delivery.path)));
-    const entryName = archiveNames();
+    // The names the server's own archive would give them.
+    const entryNames = uniqueEntryNames(named.map((file) => file.newName!));
     const zip = new ZipFile();
     const written = pipeline(zip.outputStream, createWriteStream(path, { flags: 'wx' }));
-    for (const file of named) {
-      file.deliveredAs = entryName(file.newName!);
+    for (const [index, file] of named.entries()) {
+      file.deliveredAs = entryNames[index]!;
       if (delivery.embed) {
         const imageId = file.imageId!;
         zip.addReadStreamLazy(file.deliveredAs, { compress: false }, (done) =>

@@ -1,3 +1,4 @@
+export { safeEntryName, uniqueEntryNames } from './entry-names';
 export {
   DEFAULT_PROPOSAL_WORDS,
   FILENAME_REJECTIONS,

@@ -25,13 +25,12 @@ import {
   type SeoFields,
   seoFieldsFor,
 } from '@renamer/delivery';
-import { FILE_EXTENSIONS } from '@renamer/domain';
+import { FILE_EXTENSIONS, safeEntryName, uniqueEntryNames } from '@renamer/domain';
 import { FORMAT_OF_TYPE, isAllowedImageType } from '@renamer/imaging';
 import type { CallLog } from '@renamer/service-kit';
 import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
 import { countBytes } from './count-bytes';
 import type { ArchiveOptions, DeliveryLinks } from './delivery-links';
-import { safeEntryName, uniqueEntryNames } from './entry-names';
 import { zipArchive } from './zip-archive';
 
 export const IMAGE_LINK_SECONDS = 15 * 60;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeEntryName, uniqueEntryNames } from '../src/services/downloads/entry-names';
+import { safeEntryName, uniqueEntryNames } from '../src';
 
 describe('archive entry names', () => {
   it.each([
