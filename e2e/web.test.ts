@@ -369,6 +369,18 @@ describe('the web app', () => {
     ).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'admin-analytics');
+    // The chart follows its box: no horizontal scrolling on a phone.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+              .documentElement.scrollWidth,
+        ),
+      )
+      .toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Users: find Ada by her email, give her Pro, then ban her.
     await page.getByRole('link', { name: 'Users' }).click();

@@ -98,7 +98,7 @@ function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
     ];
     const chart = new uPlot(
       {
-        width: Math.min(element.clientWidth || 600, 860),
+        width: element.clientWidth || 600,
         height: 240,
         series: [
           {},
@@ -111,7 +111,13 @@ function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
       series,
       element,
     );
-    return () => chart.destroy();
+    // The chart follows its box (a phone turned, a window resized).
+    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: 240 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
   }, [daily]);
   return (
     <figure>

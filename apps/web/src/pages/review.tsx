@@ -190,48 +190,53 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           </dl>
         </dialog>
       )}
-      <div
-        ref={listRef}
-        className="review-list"
-        role="listbox"
-        aria-label="Images of the batch"
-        aria-activedescendant={current ? `image-${current.id}` : undefined}
-        tabIndex={0}
-        onKeyDown={onKey}
-      >
-        <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
-          {rows.getVirtualItems().map((row) => {
-            const image = images[row.index]!;
-            return (
-              <div
-                key={image.id}
-                id={`image-${image.id}`}
-                role="option"
-                // Reached through the listbox's aria-activedescendant, never by Tab.
-                tabIndex={-1}
-                aria-selected={row.index === selected}
-                className="review-row"
-                style={{ position: 'absolute', top: row.start, height: ROW_HEIGHT, width: '100%' }}
-                onClick={() => setSelected(row.index)}
-                // The listbox handles every key for its options.
-                onKeyDown={() => undefined}
-              >
-                <ImageRow
-                  image={image}
-                  renaming={renaming && row.index === selected}
-                  onRename={(filename) => rename(image, filename).catch(setFailure)}
-                  onCancel={() => {
-                    setRenaming(false);
-                    listRef.current?.focus();
-                  }}
-                />
-              </div>
-            );
-          })}
+      <div className="review-layout">
+        <div
+          ref={listRef}
+          className="review-list"
+          role="listbox"
+          aria-label="Images of the batch"
+          aria-activedescendant={current ? `image-${current.id}` : undefined}
+          tabIndex={0}
+          onKeyDown={onKey}
+        >
+          <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+            {rows.getVirtualItems().map((row) => {
+              const image = images[row.index]!;
+              return (
+                <div
+                  key={image.id}
+                  id={`image-${image.id}`}
+                  role="option"
+                  // Reached through the listbox's aria-activedescendant, never by Tab.
+                  tabIndex={-1}
+                  aria-selected={row.index === selected}
+                  className="review-row"
+                  style={{ position: 'absolute', top: row.start, height: ROW_HEIGHT, width: '100%' }}
+                  onClick={() => setSelected(row.index)}
+                  // The listbox handles every key for its options.
+                  onKeyDown={() => undefined}
+                >
+                  <ImageRow
+                    image={image}
+                    renaming={renaming && row.index === selected}
+                    onRename={(filename) => rename(image, filename).catch(setFailure)}
+                    onCancel={() => {
+                      setRenaming(false);
+                      listRef.current?.focus();
+                    }}
+                  />
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        {/* Beside the list on a wide screen, under it on a narrow one. */}
+        <div className="review-side">
+          <ProblemLine error={failure ?? pages.error} />
+          {current && <ImageDetailPanel image={current} act={act} />}
         </div>
       </div>
-      <ProblemLine error={failure ?? pages.error} />
-      {current && <ImageDetailPanel image={current} act={act} />}
       <KeywordsPanel batchId={batchId} imageId={current?.id} />
       <ArchivePanel batchId={batchId} />
       {undo && (
