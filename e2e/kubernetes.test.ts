@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import * as kubernetesModels from '@kubernetes/client-node/dist/gen/models/all.js';
 import { QUEUE_NAMES } from '@renamer/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -50,6 +51,35 @@ async function modelOf(manifest: Manifest) {
   return Model;
 }
 
+type FieldMap = { baseName: string; type: string }[];
+const modelsByType = kubernetesModels as unknown as Record<string, { attributeTypeMap?: FieldMap } | undefined>;
+
+/**
+ * Field names the Kubernetes API does not know, found by walking the object along the type map of the official
+ * client's models (`V1Deployment` → `V1DeploymentSpec` → …): the schemas above accept any extra field, and a
+ * misspelled optional one (`replica`, `imagePullPolcy`) would otherwise be silently ignored by a cluster.
+ */
+function unknownFields(value: Rendered, type: string, path: string): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const item = /^Array<(.+)>$/.exec(type)?.[1];
+  if (item) return (value as Rendered[]).flatMap((entry, index) => unknownFields(entry, item, `${path}[${index}]`));
+  const valueType = /^\{ \[key: string\]: (.+); \}$/.exec(type)?.[1];
+  if (valueType)
+    return Object.entries(value).flatMap(([key, entry]) => unknownFields(entry, valueType, `${path}.${key}`));
+  const fields = modelsByType[type]?.attributeTypeMap;
+  if (!fields) return [];
+  const known = new Map(fields.map((field) => [field.baseName, field.type]));
+  return Object.entries(value).flatMap(([key, entry]) =>
+    known.has(key) ? unknownFields(entry, known.get(key)!, `${path}.${key}`) : [`${path}.${key}`],
+  );
+}
+
+/** The client model of a built-in object (`apps/v1` `Deployment` → `V1Deployment`); none for KEDA's. */
+const builtInType = (manifest: Manifest) => {
+  const type = `V${manifest.apiVersion.split('/').at(-1)!.slice(1)}${manifest.kind}`;
+  return modelsByType[type]?.attributeTypeMap ? type : undefined;
+};
+
 const byKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest.kind === kind);
 
 describe.skipIf(!kubectl)('the Kubernetes manifests (kubectl kustomize)', () => {
@@ -70,12 +100,32 @@ describe.skipIf(!kubectl)('the Kubernetes manifests (kubectl kustomize)', () => 
     ).toBe(true);
   });
 
-  it('fail validation on a wrong value, so CI catches one', async () => {
+  it('hold no field name the Kubernetes API does not know (every built-in object, base and production)', () => {
+    for (const manifest of [...render(BASE), ...production]) {
+      const type = builtInType(manifest);
+      if (type) expect(unknownFields(manifest, type, `${manifest.kind} ${manifest.metadata.name}`)).toEqual([]);
+    }
+    expect(
+      production
+        .filter((manifest) => !builtInType(manifest))
+        .map((manifest) => manifest.kind)
+        .sort(),
+    ).toEqual(['ScaledObject', 'TriggerAuthentication']);
+  });
+
+  it('fail on a typo, a wrong value or a misspelled field, so CI catches either', async () => {
     const [deployment] = byKind(production, 'Deployment');
-    const broken = structuredClone(deployment!);
-    broken.spec.replicas = 'three';
-    const Model = await modelOf(broken);
-    expect(() => new Model(broken).validate()).toThrow();
+    const wrongValue = structuredClone(deployment!);
+    wrongValue.spec.replicas = 'three';
+    const Model = await modelOf(wrongValue);
+    expect(() => new Model(wrongValue).validate()).toThrow();
+    const misspelled = structuredClone(deployment!);
+    misspelled.spec.template.spec.containers[0].imagePullPolcy = 'Always';
+    misspelled.spec.replica = 3;
+    expect(unknownFields(misspelled, 'V1Deployment', 'Deployment')).toEqual([
+      'Deployment.spec.template.spec.containers[0].imagePullPolcy',
+      'Deployment.spec.replica',
+    ]);
   });
 
   it('give every service probes on its health routes, requests and limits, a graceful stop and a disruption budget', () => {
