@@ -43,7 +43,7 @@ async function activeJobs(): Promise<number> {
 }
 
 describe('a worker killed with SIGKILL in the middle of a batch', () => {
-  it('leaves every image ready in the end, each with exactly one proposal and one history row, and no job active', async () => {
+  it('leaves every image ready in the end, each with exactly one proposal from the analyser, and no job active', async () => {
     const owner = await stack.createUser();
     const doomed = await stack.startWorker({ SLOW_ANALYSIS_MS: '1500', WORKER_CONCURRENCY: '2' }, SLOW_WORKER_ENTRY);
     const { body } = await upload(apiUrl, owner.key, await photos([1001, 1002, 1003, 1004, 1005, 1006]));
@@ -61,13 +61,16 @@ describe('a worker killed with SIGKILL in the middle of a batch', () => {
     onTestFinished(() => rescuer.stop().then(() => undefined));
     const done = await waitForBatch(apiUrl, owner.key, body.batchId, (status) => status.status === 'completed', 60_000);
     expect(done.counts).toMatchObject({ ready: 6, processing: 0, queued: 0, failed: 0 });
-    const history = await stack.platform.db.sql<{ image_id: string; proposals: number; rows: number }[]>`
+    // The analyser's proposal (the row with no name before it) exactly once per image, however often its job
+    // ran; a second row can only be the batch's naming as a whole, which renumbers proposals once at the end.
+    const history = await stack.platform.db.sql<{ image_id: string; proposals: number; others: number }[]>`
       select i.id as image_id,
-        count(h.id) filter (where h.source = 'proposal')::int as proposals, count(h.id)::int as rows
+        count(h.id) filter (where h.source = 'proposal' and h.old_filename is null)::int as proposals,
+        count(h.id) filter (where h.source <> 'proposal')::int as others
       from images i left join filename_history h on h.image_id = i.id
       where i.batch_id = ${body.batchId} group by i.id`;
     expect(history).toHaveLength(6);
-    for (const image of history) expect(image).toMatchObject({ proposals: 1, rows: 1 });
+    for (const image of history) expect(image).toMatchObject({ proposals: 1, others: 0 });
     expect(await activeJobs()).toBe(0);
   }, 120_000);
 });

@@ -248,6 +248,9 @@ describe('changing names', () => {
       images: [beach, other, shouting],
     } = await readyBatch(owner, ['beach.jpg', 'other.jpg', 'BEACH.jpeg']);
 
+    // Naming the batch as a whole may already have renumbered the proposals (which image took the plain name
+    // depends on the order the analyses finished): what counts is that the refused changes add nothing.
+    const [otherBefore, shoutingBefore] = [await historyOf(owner, other!.id), await historyOf(owner, shouting!.id)];
     const taken = await rename(owner, other!.id, beach!.filename);
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 'filename_conflict' });
@@ -259,10 +262,10 @@ describe('changing names', () => {
 
     expect((await call(owner, 'GET', `/api/image/${other!.id}`)).body).toMatchObject({
       filename: other!.filename,
-      history: [{ source: 'proposal' }],
+      history: otherBefore,
     });
-    const shoutingHistory = await historyOf(owner, shouting!.id);
-    expect(shoutingHistory, JSON.stringify(shoutingHistory)).toHaveLength(1);
+    expect(otherBefore.every((change) => change.source === 'proposal')).toBe(true);
+    expect(await historyOf(owner, shouting!.id)).toEqual(shoutingBefore);
   });
 
   it('lets exactly one of two renames racing for one name through', async () => {
