@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { connectWs, photo, upload } from '@renamer/api/testing';
-import { createIsolatedDatabase, freePort, testDir, testServiceEnv } from '@renamer/service-kit/testing';
+import { type ApiStack, connectWs, photo, startApiStack, upload } from '@renamer/api/testing';
+import { freePort } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../packages/auth/src/index';
-import { createDb, createRepositories } from '../packages/db/src/index';
-import { emailHash } from '../packages/domain/src/index';
 
 /**
  * `npm start -- --api 2 --workers 2` as a person runs it (scripts/stack/start.ts): two API instances, two
@@ -20,7 +17,7 @@ let output = '';
 let apis: string[];
 let workerPorts: number[];
 let key: string;
-let dropDatabase: () => Promise<void>;
+let data: ApiStack;
 
 /** A port whose neighbour 100 above is free too: the fleet's second instance listens there. */
 async function pairOfPorts(): Promise<number> {
@@ -51,9 +48,8 @@ const ready = (port: number) =>
   );
 
 beforeAll(async () => {
-  const base = testServiceEnv('fleet');
-  const database = await createIsolatedDatabase(base.DATABASE_URL!);
-  dropDatabase = () => database.drop();
+  // Its database, Redis prefix and store, and a user with a key; the fleet itself runs from the start script.
+  data = await startApiStack('fleet');
   const [apiPort, workerPort, adminPort, idpPort] = [
     await pairOfPorts(),
     await pairOfPorts(),
@@ -71,10 +67,10 @@ beforeAll(async () => {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         LOG_LEVEL: 'warn',
-        DATABASE_URL: database.url,
-        REDIS_URL: base.REDIS_URL,
-        REDIS_PREFIX: base.REDIS_PREFIX,
-        STORAGE_DIR: testDir('fleet-objects'),
+        DATABASE_URL: data.env.DATABASE_URL,
+        REDIS_URL: data.env.REDIS_URL,
+        REDIS_PREFIX: data.env.REDIS_PREFIX,
+        STORAGE_DIR: data.env.STORAGE_DIR,
         API_PORT: String(apiPort),
         WORKER_PORT: String(workerPort),
         ADMIN_API_PORT: String(adminPort),
@@ -93,24 +89,7 @@ beforeAll(async () => {
   });
   await until(() => output.includes('Ctrl-C stops everything.'), 'the fleet to start', 110_000);
 
-  const client = createDb(database.url, { max: 1 });
-  const repositories = createRepositories(client.db);
-  const user = await repositories.users.create({
-    provider: 'https://issuer.test',
-    providerSubject: 'fleet',
-    displayName: 'Fleet',
-    emailHash: emailHash('fleet@renamer.test'),
-    quota: 50,
-  });
-  const generated = generateApiKey();
-  await repositories.apiKeys.create({
-    userId: user.id,
-    name: 'fleet',
-    prefix: generated.prefix,
-    keyHash: generated.hash,
-  });
-  await client.close();
-  key = generated.key;
+  key = (await data.createUser()).key;
 }, 150_000);
 
 afterAll(async () => {
@@ -118,7 +97,7 @@ afterAll(async () => {
     process.kill(-stack.pid!, 'SIGINT');
     await new Promise((resolve) => stack.once('exit', resolve));
   }
-  await dropDatabase?.();
+  await data?.close();
 }, 60_000);
 
 describe('npm start -- --api 2 --workers 2', () => {

@@ -22,6 +22,15 @@ function archiveQuery(options: ArchiveOptions): string {
   return text ? `?${text}` : '';
 }
 
+/**
+ * Asks for the batch's archive and lets the browser download it: the link needs no credentials and is valid an
+ * hour, so the archive streams straight to disk.
+ */
+export async function downloadArchive(batchId: string, query = ''): Promise<void> {
+  const { url } = await api(`/api/batch/${batchId}/download${query}`, BatchDownloadResponse, { method: 'POST' });
+  window.location.assign(url);
+}
+
 /** The files the rename kit adds, as the options choose them (the API's `renamer/` folder). */
 function kitFiles({ manifest, baseUrl }: ArchiveOptions): string[] {
   if (!manifest) return [];
@@ -52,12 +61,7 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
     queryFn: () =>
       api(`/api/batch/${batchId}/preview${options.approvedOnly ? '?approvedOnly=true' : ''}`, BatchPreview),
   });
-  // The link needs no credentials and is valid an hour: the browser downloads the archive as it streams.
-  const download = useMutation({
-    mutationFn: () =>
-      api(`/api/batch/${batchId}/download${archiveQuery(options)}`, BatchDownloadResponse, { method: 'POST' }),
-    onSuccess: ({ url }) => window.location.assign(url),
-  });
+  const download = useMutation({ mutationFn: () => downloadArchive(batchId, archiveQuery(options)) });
   const entries = preview.data?.entries ?? [];
   const kit = kitFiles(options);
 

@@ -1,13 +1,9 @@
-import {
-  BatchDownloadResponse,
-  BatchList,
-  type BatchStatusResponse,
-  BatchStatusResponse as BatchStatusSchema,
-} from '@renamer/contracts';
+import { BatchList, type BatchStatusResponse, BatchStatusResponse as BatchStatusSchema } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
 import { ProblemLine } from '../ui/problem';
+import { downloadArchive } from './archive-panel';
 
 /** The person's batches, newest first, those still at work followed live, each with what can be done to it. */
 export function BatchesPage({ onReview }: { onReview: (batchId: string) => void }) {
@@ -38,11 +34,8 @@ function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: (
       api(`/api/batch/${batch.batchId}/${action}`, BatchStatusSchema, { method: 'POST' }),
     onSuccess: refresh,
   });
-  // The link needs no credentials and is valid an hour: the browser downloads the archive as it streams.
-  const download = useMutation({
-    mutationFn: () => api(`/api/batch/${batch.batchId}/download`, BatchDownloadResponse, { method: 'POST' }),
-    onSuccess: ({ url }) => window.location.assign(url),
-  });
+  // With the defaults; the review page has the options.
+  const download = useMutation({ mutationFn: () => downloadArchive(batch.batchId) });
   const named = batch.counts.ready + batch.counts.approved;
   const label = batch.name ?? new Date(batch.createdAt).toLocaleString();
   return (
