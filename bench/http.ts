@@ -17,6 +17,8 @@ import {
   argValue,
   type Cleanup,
   cpuSeconds,
+  cpuSecondsByName,
+  cpuSecondsSince,
   createUser,
   fmt,
   isolatedEnvironment,
@@ -59,21 +61,35 @@ interface Measurement {
   reqPerSecond: number;
   p99Ms: number;
   cpuMsPerRequest: number;
+  /** What the rest of the machine spent per request: PostgreSQL's and Redis's processes, and autocannon. */
+  postgresMsPerRequest: number;
+  redisMsPerRequest: number;
+  clientMsPerRequest: number;
 }
 
 /** Warms the server up, then loads `url` for `duration` seconds and reads the server's CPU time around it. */
 async function measure(label: string, service: Service, url: string, headers: Record<string, string> = {}) {
   await autocannon({ url, connections, duration: WARM_UP_SECONDS, headers });
   const cpuBefore = cpuSeconds(service.pid);
+  const postgresBefore = cpuSecondsByName('postgres');
+  const redisBefore = cpuSecondsByName('redis-server');
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({ url, connections, duration, headers });
   const cpu = cpuSeconds(service.pid) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
+  const postgres = cpuSecondsSince(postgresBefore, cpuSecondsByName('postgres'));
+  const redis = cpuSecondsSince(redisBefore, cpuSecondsByName('redis-server'));
+  const perRequest = (seconds: number) => (seconds * 1000) / result.requests.total;
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${label}: ${failed} of ${result.requests.total} requests failed`);
   return {
     label,
     reqPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
-    cpuMsPerRequest: (cpu * 1000) / result.requests.total,
+    cpuMsPerRequest: perRequest(cpu),
+    postgresMsPerRequest: perRequest(postgres),
+    redisMsPerRequest: perRequest(redis),
+    clientMsPerRequest: perRequest((client.user + client.system) / 1e6),
   } satisfies Measurement;
 }
 
@@ -148,12 +164,21 @@ async function main(cleanup: Cleanup) {
   log();
   log(
     table(
-      ['server', 'req/s', 'p99 ms', 'CPU ms/req', 'req/s ÷ INCR+SELECT', 'req/s ÷ bare'],
+      [
+        'server',
+        'req/s',
+        'p99 ms',
+        'CPU ms/req',
+        'PostgreSQL, Redis, autocannon ms/req',
+        'req/s ÷ INCR+SELECT',
+        'req/s ÷ bare',
+      ],
       all.map((m) => [
         m.label,
         fmt(m.reqPerSecond, 0),
         fmt(m.p99Ms, 1),
         fmt(m.cpuMsPerRequest, 3),
+        [m.postgresMsPerRequest, m.redisMsPerRequest, m.clientMsPerRequest].map((ms) => fmt(ms, 3)).join(', '),
         fmt(m.reqPerSecond / ioResult.reqPerSecond, 3),
         fmt(m.reqPerSecond / bareResult.reqPerSecond, 3),
       ]),

@@ -9,7 +9,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { constants, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -214,6 +223,8 @@ export async function isolatedEnvironment(cleanup: Cleanup, name: string): Promi
       WORK_DIR: join(dir, 'work'),
       // The benchmarks poll and upload far faster than a person; the limiter is not what they measure.
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // No web app: the API benchmarks measure the API (bench/web.ts serves the built one).
+      WEB_DIST_DIR: '',
     },
   };
 }
@@ -447,6 +458,29 @@ export function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields 14 and 15 of stat (utime, stime), counted from after the command name.
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of every process with this command name, by pid (PostgreSQL's backends, Redis). */
+export function cpuSecondsByName(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name)
+        found.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return found;
+}
+
+/** CPU seconds these processes used between two `cpuSecondsByName` readings (a new process counts whole). */
+export function cpuSecondsSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** Busy and total jiffies of the whole machine, for "how busy were the cores". */

@@ -219,6 +219,7 @@ async function main() {
     const api = await startService(cleanup, 'api', API_ENTRY, 'API_PORT', {
       ...env,
       NODE_ENV: 'development',
+      WEB_DIST_DIR: join(WEB_DIR, 'dist'),
       API_PORT: new URL(apiUrl).port,
       PUBLIC_URL: apiUrl,
       OIDC_ISSUER: `http://localhost:${new URL(idp.url).port}`,
