@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '@renamer/auth';
 import { emailHash } from '@renamer/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthStack, startAuthStack } from './support/auth-stack';
+import { type AuthStack, browser, startAuthStack } from './support/auth-stack';
 
 let stack: AuthStack;
 /** Every statement the API's PostgreSQL client sends, as postgres.js's `debug` option sees it. */
@@ -41,11 +41,21 @@ async function userWithBatch() {
       status: status as 'queued' | 'ready',
     })),
   );
-  return { key, keyHash: hash, batchId: batch.id };
+  return { key, keyHash: hash, batchId: batch.id, userId: user.id };
+}
+
+const statusOf = (batchId: string, headers: Record<string, string>) =>
+  fetch(`${stack.apiUrl}/api/batch/${batchId}/status`, { headers });
+
+/** The statements sent while `act` runs. */
+async function statementsDuring(act: () => Promise<void>): Promise<string[]> {
+  statements.length = 0;
+  await act();
+  return [...statements];
 }
 
 describe('GET /api/batch/:id/status with an API key', () => {
-  it('makes at most two database round trips: the key with its user, and the batch with its counts', async () => {
+  it('makes one database round trip: the key, its user and the batch with its counts in one statement', async () => {
     const { key, keyHash, batchId } = await userWithBatch();
     const read = () =>
       fetch(`${stack.apiUrl}/api/batch/${batchId}/status`, { headers: { authorization: `Bearer ${key}` } });
@@ -55,13 +65,39 @@ describe('GET /api/batch/:id/status with an API key', () => {
       .poll(async () => (await stack.platform.db.sql`select last_used_at from api_keys where key_hash = ${keyHash}`)[0])
       .toMatchObject({ last_used_at: expect.any(String) });
 
-    statements.length = 0;
-    const response = await read();
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ batchId, total: 3, counts: { queued: 2, ready: 1 } });
-    // More than none: a capture that saw nothing would pass the bound without proving it.
-    expect(statements.length, statements.join('\n')).toBeGreaterThan(0);
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
+    const sent = await statementsDuring(async () => {
+      const response = await read();
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ batchId, total: 3, counts: { queued: 2, ready: 1 } });
+    });
+    expect(sent, sent.join('\n')).toHaveLength(1);
+    expect(sent[0]).toMatch(/"api_keys".*"batches"/s);
+  });
+
+  it('refuses a revoked key and a banned user on the very next read', async () => {
+    const { key, batchId, userId } = await userWithBatch();
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await statusOf(batchId, auth)).status).toBe(200);
+
+    await stack.platform.db.sql`update users set banned_at = now(), ban_reason = 'abuse' where id = ${userId}`;
+    const banned = await statusOf(batchId, auth);
+    expect(banned.status).toBe(403);
+    expect(await banned.json()).toMatchObject({ code: 'banned' });
+
+    await stack.platform.db.sql`update users set banned_at = null where id = ${userId}`;
+    expect((await statusOf(batchId, auth)).status).toBe(200);
+    await stack.platform.db.sql`update api_keys set revoked_at = now() where user_id = ${userId}`;
+    const revoked = await statusOf(batchId, auth);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('answers a malformed batch id with 400, the key still checked first', async () => {
+    const { key } = await userWithBatch();
+    const malformed = await statusOf('not-a-uuid', { authorization: `Bearer ${key}` });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await statusOf('not-a-uuid', { authorization: 'Bearer rn_wrong' })).status).toBe(401);
   });
 
   it("still answers 404 for another user's batch", async () => {
@@ -71,5 +107,25 @@ describe('GET /api/batch/:id/status with an API key', () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('GET /api/batch/:id/status with a session', () => {
+  it('reads the session, its user and the batch in one statement too', async () => {
+    const { jar } = await stack.signIn(`${randomUUID()}@renamer.test`, 'Browser');
+    const client = browser(stack.apiUrl, jar);
+    const me = (await (await client.fetch('/api/auth/me')).json()) as { id: string };
+    const batch = await stack.repositories.batches.create({ userId: me.id, total: 0 });
+
+    const sent = await statementsDuring(async () => {
+      const response = await client.fetch(`/api/batch/${batch.id}/status`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ batchId: batch.id, total: 0, status: 'queued' });
+    });
+    expect(sent, sent.join('\n')).toHaveLength(1);
+    expect(sent[0]).toMatch(/"sessions".*"batches"/s);
+
+    const { batchId: someoneElses } = await userWithBatch();
+    expect((await client.fetch(`/api/batch/${someoneElses}/status`)).status).toBe(404);
   });
 });

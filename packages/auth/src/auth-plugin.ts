@@ -1,24 +1,35 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import jwt from '@fastify/jwt';
-import type { ApiKeyRepository, SessionRepository } from '@renamer/db';
+import type { ReadAlongside, ReadAlongsideResult } from '@renamer/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { createCredentialResolver, SESSION_COOKIE, type SessionClaims } from './credentials';
+import { type CredentialDeps, createCredentialResolver, SESSION_COOKIE, type SessionClaims } from './credentials';
 import { csrfOptions } from './csrf';
 
 export interface AuthPluginOptions {
   secret: string;
   /** Session cookies are Secure everywhere but in development (plain http on localhost). */
   secureCookies: boolean;
-  sessions: Pick<SessionRepository, 'findActive'>;
-  apiKeys: Pick<ApiKeyRepository, 'findActiveByHash' | 'touchLastUsed'>;
+  sessions: CredentialDeps['sessions'];
+  apiKeys: CredentialDeps['apiKeys'];
 }
 
 /** Cookies are Secure everywhere but in development (plain http on localhost). */
 export const secureCookies = (env: { NODE_ENV: string }) => env.NODE_ENV !== 'development';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A read of the caller's that the credential check makes in the same statement (`ReadAlongside`), from
+     * the request as it arrives; undefined when its arguments are not valid (the route's validation answers).
+     */
+    readAlongsideCredentials?: (request: FastifyRequest) => ReadAlongside | undefined;
+  }
+  interface FastifyRequest {
+    /** What `readAlongsideCredentials` read, when the route asks for it and the credentials hold. */
+    readAlongside: ReadAlongsideResult | null;
+  }
   interface FastifyInstance {
     issueSession: (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => Promise<void>;
     clearSession: (reply: FastifyReply) => void;
@@ -48,13 +59,16 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
 
   app.decorateRequest('principal', null);
   app.decorateRequest('credentialFailure', null);
+  app.decorateRequest('readAlongside', null);
   // Resolved for every request that presents credentials, so per-user rate limits can key on the user
   // and a CSRF token can be bound to the session on a public route.
   app.addHook('onRequest', async (request) => {
-    const result = await resolveCredentials(request);
+    const result = await resolveCredentials(request, request.routeOptions.config.readAlongsideCredentials?.(request));
     if (!result) return;
-    if ('principal' in result) request.principal = result.principal;
-    else request.credentialFailure = result.failure;
+    if ('principal' in result) {
+      request.principal = result.principal;
+      request.readAlongside = result.alongside ?? null;
+    } else request.credentialFailure = result.failure;
   });
 
   app.decorate('issueSession', async (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => {

@@ -22,6 +22,12 @@ export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'com
 /** What the person may change of their batch: what its later proposals and keyword suggestions use. */
 export type BatchSettings = Partial<Pick<Batch, 'name' | 'keywords' | 'context' | 'locale'>>;
 
+/** A batch with its images counted per status. */
+export interface BatchStatusRow {
+  batch: Batch;
+  counts: ImageStatusCounts;
+}
+
 /** Its images counted per status, in the batch's own row. */
 const imageCountsByStatus = Object.fromEntries(
   IMAGE_STATUSES.map((status) => [
@@ -64,11 +70,7 @@ export function createBatchRepository(db: Database) {
     },
 
     /** The batch and its image counts per status in one query; null when it does not exist or is someone else's. */
-    async findStatusForUser(
-      id: string,
-      userId: string,
-      tx?: Executor,
-    ): Promise<{ batch: Batch; counts: ImageStatusCounts } | null> {
+    async findStatusForUser(id: string, userId: string, tx?: Executor): Promise<BatchStatusRow | null> {
       const [row] = await (tx ? statusForUser(tx) : statusForUserOnPool).execute({ id, userId });
       return row ?? null;
     },

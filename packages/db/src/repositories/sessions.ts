@@ -1,6 +1,13 @@
 import { and, eq, getTableColumns, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { sessions, users } from '../schema';
+import { batches, sessions, users } from '../schema';
+import {
+  batchStatusFields,
+  batchStatusJoins,
+  batchStatusOf,
+  type ReadAlongside,
+  type ReadAlongsideResult,
+} from './read-alongside';
 import { userColumns } from './user-columns';
 import type { User } from './users';
 
@@ -20,17 +27,31 @@ export interface NewSession {
 export const sessionIsActive = (now: Date | Placeholder): SQL =>
   and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))!;
 
+const isActiveWithId = () => and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now')));
+
 /** Built once: this runs on every request that presents a session cookie. */
 const activeById = (executor: Executor) =>
   executor
     .select({ session: getTableColumns(sessions), user: userColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now'))))
+    .where(isActiveWithId())
     .prepare('session_active_by_id');
+
+/** The same, carrying a batch's status (`ReadAlongside`). */
+const activeByIdWithBatchStatus = (db: Database) =>
+  db
+    .select({ session: getTableColumns(sessions), user: userColumns, ...batchStatusFields })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(batches, batchStatusJoins.batchOfUser)
+    .leftJoinLateral(batchStatusJoins.imageCounts, sql`true`)
+    .where(isActiveWithId())
+    .prepare('session_active_by_id_with_batch_status');
 
 export function createSessionRepository(db: Database) {
   const activeByIdOnPool = activeById(db);
+  const withBatchStatus = activeByIdWithBatchStatus(db);
   return {
     async create(input: NewSession, tx?: Executor): Promise<Session> {
       const [row] = await (tx ?? db).insert(sessions).values(input).returning();
@@ -42,6 +63,16 @@ export function createSessionRepository(db: Database) {
       const query = tx ? activeById(tx) : activeByIdOnPool;
       const [row] = await query.execute({ id, now: now.toISOString() });
       return row ?? null;
+    },
+
+    /** `findActive` and a read of the session's user's, in one statement. */
+    async findActiveReading(
+      id: string,
+      now: Date,
+      alongside: ReadAlongside,
+    ): Promise<{ session: Session; user: User; alongside: ReadAlongsideResult } | null> {
+      const [row] = await withBatchStatus.execute({ id, now: now.toISOString(), batchId: alongside.batchStatus });
+      return row ? { session: row.session, user: row.user, alongside: { batchStatus: batchStatusOf(row) } } : null;
     },
 
     async touch(id: string, now: Date, tx?: Executor): Promise<void> {

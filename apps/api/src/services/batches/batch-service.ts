@@ -1,5 +1,5 @@
 import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
-import type { BatchRepository, BatchSettings, ImageRepository } from '@renamer/db';
+import type { BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
 import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
@@ -46,8 +46,9 @@ export function createBatchService(deps: BatchServiceDeps) {
     );
   }
 
-  async function status(userId: string, batchId: string): Promise<BatchStatusResponse> {
-    const found = await deps.batches.findStatusForUser(batchId, userId);
+  /** `read` is the status already read with the credentials (null: not the user's), when it was. */
+  async function status(userId: string, batchId: string, read?: BatchStatusRow | null): Promise<BatchStatusResponse> {
+    const found = read === undefined ? await deps.batches.findStatusForUser(batchId, userId) : read;
     if (!found) throw notFound();
     return toBatchStatusView(found.batch, found.counts);
   }

@@ -1,0 +1,50 @@
+import { IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { batches, images, users } from '../schema';
+import type { BatchStatusRow } from './batches';
+
+/**
+ * A read made by the very statement that checks a credential, so that the hottest authenticated read (a batch's
+ * status, polled by scripts) takes one database round trip instead of two. It is joined on the user the
+ * credential names: nobody else's rows can come back, and nothing is used unless the credential holds.
+ */
+export interface ReadAlongside {
+  /** The batch whose status and counts to read. */
+  batchStatus: string;
+}
+
+export interface ReadAlongsideResult {
+  /** Null when the batch does not exist or is someone else's. */
+  batchStatus: BatchStatusRow | null;
+}
+
+/** The batch's images counted per status, a lateral subquery: no grouping of the credential's wide row. */
+const imageCounts = new QueryBuilder()
+  .select(
+    Object.fromEntries(
+      IMAGE_STATUSES.map((status) => [
+        status,
+        sql<number>`(count(*) filter (where ${images.status} = ${sql.raw(`'${status}'`)}))::integer`.as(status),
+      ]),
+    ) as Record<ImageStatus, SQL.Aliased<number>>,
+  )
+  .from(images)
+  .where(eq(images.batchId, batches.id))
+  .as('image_counts');
+
+/** The fields a credential query adds to carry a batch's status. */
+export const batchStatusFields = { batch: getTableColumns(batches), counts: { ...imageCounts._.selectedFields } };
+
+/**
+ * How a credential query joins them, after its users: the batch named by the `batchId` placeholder when it is
+ * the credential's user's, then its counts (zeros without a batch).
+ */
+export const batchStatusJoins = {
+  batchOfUser: and(eq(batches.id, sql.placeholder('batchId')), eq(batches.userId, users.id))!,
+  imageCounts,
+};
+
+/** The batch's status from a credential row: drizzle gives a left-joined table's columns as null when absent. */
+export const batchStatusOf = (row: { batch: BatchStatusRow['batch'] | null; counts: BatchStatusRow['counts'] }) =>
+  row.batch ? { batch: row.batch, counts: row.counts } : null;
