@@ -32,6 +32,7 @@ import {
 import type { BatchScheduler } from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
 import { imageObjectKey, type ObjectStore } from '@renamer/storage';
+import { createBodyGarbageReclaimer } from './body-garbage';
 import { BoundedChecks } from './bounded-checks';
 
 export interface UploadLimits {
@@ -94,6 +95,7 @@ const rejected = (
 export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { limits } = deps;
+  const bodyGarbage = createBodyGarbageReclaimer();
 
   const isRawType = (mime: AllowedImageType) => isRawFormat(FORMAT_OF_TYPE[mime]);
   /** Camera RAW has a limit of its own; the file's head, sniffed while it is spooled, decides which applies. */
@@ -194,6 +196,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         const name = displayName(part.filename);
         // Spooled here, in order: the multipart stream holds one part at a time.
         const spooled = await spoolToTempFile(part.file, { dir: limits.tmpDir, maxBytes: maxBytesFor });
+        bodyGarbage.spooled(spooled.ok ? spooled.file.size : spooled.receivedBytes);
         await checks.start(() => check(name, part.mimetype, spooled));
       }
       const verdicts = await refuseRepeats(await checks.all());
