@@ -5,7 +5,7 @@
  * request of each, the ratios, and appends one dated row per API mode to docs/benchmarks.md.
  *
  *   npm run bench -- http [--duration=10] [--connections=50] [--modes=production,development] [--images=20]
- *                         [--cpu-prof=DIR]
+ *                         [--runs=2] [--cpu-prof=DIR]
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -51,6 +51,7 @@ const duration = Number(argValue('duration', '10'));
 const connections = Number(argValue('connections', '50'));
 const modes = argValue('modes', 'production,development').split(',');
 const imageCount = Number(argValue('images', '20'));
+const runs = Number(argValue('runs', '1'));
 /** Where the API processes write a V8 CPU profile each (`node --cpu-prof`), when given. */
 const profileDir = argValue('cpu-prof', '');
 const WARM_UP_SECONDS = 2;
@@ -130,15 +131,12 @@ async function main(cleanup: Cleanup) {
   const bare = await startService(cleanup, 'bare', join(ROOT, 'bench/http-baseline.ts'), 'PORT', {
     BASELINE: 'bare',
   });
-  const bareResult = await measure('bare route, no I/O', bare, `${bare.url}/read`);
   const io = await startService(cleanup, 'io', join(ROOT, 'bench/http-baseline.ts'), 'PORT', {
     ...baselineEnv,
     BASELINE: 'io',
     BATCH_ID: batchId,
   });
-  const ioResult = await measure('INCR + prepared SELECT', io, `${io.url}/read`);
-
-  const apiResults: (Measurement & { mode: string; logLevel: string })[] = [];
+  const apis = [];
   for (const mode of modes) {
     // Development as `npm start` runs it, quiet; production at its default level, one line per request.
     const logLevel = mode === 'development' ? 'warn' : 'info';
@@ -153,15 +151,43 @@ async function main(cleanup: Cleanup) {
         nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       },
     );
-    const result = await measure(`API, ${mode}`, api, `${api.url}/api/batch/${batchId}/status`, {
-      authorization: `Bearer ${key}`,
-    });
-    apiResults.push({ ...result, mode, logLevel });
-    await api.process.stop();
+    apis.push({ api, mode, logLevel });
   }
 
+  // Each run measures the baselines and then the API again, one after the other, so that a ratio compares
+  // what was measured minutes apart, not a baseline from the start with an API from the end.
+  const ratios = new Map<string, number[]>();
+  for (let run = 1; run <= runs; run += 1) {
+    const bareResult = await measure('bare route, no I/O', bare, `${bare.url}/read`);
+    const ioResult = await measure('INCR + prepared SELECT', io, `${io.url}/read`);
+    const apiResults: (Measurement & { mode: string; logLevel: string })[] = [];
+    for (const { api, mode, logLevel } of apis) {
+      const result = await measure(`API, ${mode}`, api, `${api.url}/api/batch/${batchId}/status`, {
+        authorization: `Bearer ${key}`,
+      });
+      apiResults.push({ ...result, mode, logLevel });
+      ratios.set(mode, [...(ratios.get(mode) ?? []), result.reqPerSecond / ioResult.reqPerSecond]);
+    }
+    report(run, bareResult, ioResult, apiResults);
+  }
+  for (const [mode, values] of ratios) {
+    const sorted = [...values].sort((a, b) => a - b);
+    log(
+      `API, ${mode}: req/s ÷ INCR+SELECT over ${runs} run(s): median ${fmt(sorted[Math.floor(sorted.length / 2)]!, 3)}, ${sorted.map((v) => fmt(v, 3)).join(', ')}`,
+    );
+  }
+}
+
+/** Prints one run's table and appends one dated row per API mode to docs/benchmarks.md. */
+function report(
+  run: number,
+  bareResult: Measurement,
+  ioResult: Measurement,
+  apiResults: (Measurement & { mode: string; logLevel: string })[],
+) {
+  const host = machine();
   const all = [bareResult, ioResult, ...apiResults];
-  log();
+  log(`\nrun ${run}`);
   log(
     table(
       [
@@ -201,7 +227,7 @@ async function main(cleanup: Cleanup) {
       host.loadAverage,
     ]);
   }
-  log(`\nappended ${apiResults.length} row(s) to docs/benchmarks.md`);
+  log(`appended ${apiResults.length} row(s) to docs/benchmarks.md`);
 }
 
 await runBench('http', Number(argValue('limit-min', '10')), main);
