@@ -238,6 +238,19 @@ async function approve(client: ApiClient, images: ImageView[]) {
   }
 }
 
+/** What became of one local file, in the order the checks apply. */
+function outcomeOf(file: {
+  setback: Setback | undefined;
+  wouldUpload: boolean;
+  uploadedNow: boolean;
+  named: boolean;
+}): RenamedFile['outcome'] {
+  if (file.setback) return file.setback.outcome;
+  if (file.wouldUpload) return 'would_upload';
+  if (!file.uploadedNow) return 'already_uploaded';
+  return file.named ? 'uploaded' : 'failed';
+}
+
 function report(
   client: ApiClient,
   images: LocalImage[],
@@ -254,15 +267,12 @@ function report(
     const imageId = run.existing.get(local.checksum) ?? null;
     const image = imageId ? run.named.get(imageId) : undefined;
     const setback = run.setbacks.get(local.checksum);
-    const outcome: RenamedFile['outcome'] = setback
-      ? setback.outcome
-      : run.dryRun && !imageId
-        ? 'would_upload'
-        : run.uploaded.has(local.checksum)
-          ? image?.filename
-            ? 'uploaded'
-            : 'failed'
-          : 'already_uploaded';
+    const outcome = outcomeOf({
+      setback,
+      wouldUpload: run.dryRun && !imageId,
+      uploadedNow: run.uploaded.has(local.checksum),
+      named: Boolean(image?.filename),
+    });
     return {
       path: local.path,
       originalName: local.name,
