@@ -4,9 +4,9 @@ import { apiKeys, batches, users } from '../schema';
 import {
   batchStatusFields,
   batchStatusJoins,
-  batchStatusOf,
   type ReadAlongside,
   type ReadAlongsideResult,
+  splitAlongside,
 } from './read-alongside';
 import { userColumns } from './user-columns';
 import type { User } from './users';
@@ -91,7 +91,7 @@ export function createApiKeyRepository(db: Database) {
       alongside: ReadAlongside,
     ): Promise<{ apiKey: ApiKey; user: User; alongside: ReadAlongsideResult } | null> {
       const [row] = await withBatchStatus.execute({ keyHash, now: now.toISOString(), batchId: alongside.batchStatus });
-      return row ? { apiKey: row.apiKey, user: row.user, alongside: { batchStatus: batchStatusOf(row) } } : null;
+      return row ? splitAlongside(row) : null;
     },
 
     /** Records use at most once a minute per key. */

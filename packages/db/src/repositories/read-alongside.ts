@@ -45,6 +45,11 @@ export const batchStatusJoins = {
   imageCounts,
 };
 
-/** The batch's status from a credential row: drizzle gives a left-joined table's columns as null when absent. */
-export const batchStatusOf = (row: { batch: BatchStatusRow['batch'] | null; counts: BatchStatusRow['counts'] }) =>
-  row.batch ? { batch: row.batch, counts: row.counts } : null;
+/** A credential row carrying a batch's status, as the credential with its user and the read alongside. */
+export function splitAlongside<Row extends { batch: BatchStatusRow['batch'] | null; counts: BatchStatusRow['counts'] }>(
+  row: Row,
+): Omit<Row, 'batch' | 'counts'> & { alongside: ReadAlongsideResult } {
+  const { batch, counts, ...credential } = row;
+  // drizzle gives a left-joined table's columns as null when there is no such row.
+  return { ...credential, alongside: { batchStatus: batch ? { batch, counts } : null } };
+}

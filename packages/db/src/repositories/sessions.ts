@@ -4,9 +4,9 @@ import { batches, sessions, users } from '../schema';
 import {
   batchStatusFields,
   batchStatusJoins,
-  batchStatusOf,
   type ReadAlongside,
   type ReadAlongsideResult,
+  splitAlongside,
 } from './read-alongside';
 import { userColumns } from './user-columns';
 import type { User } from './users';
@@ -72,7 +72,7 @@ export function createSessionRepository(db: Database) {
       alongside: ReadAlongside,
     ): Promise<{ session: Session; user: User; alongside: ReadAlongsideResult } | null> {
       const [row] = await withBatchStatus.execute({ id, now: now.toISOString(), batchId: alongside.batchStatus });
-      return row ? { session: row.session, user: row.user, alongside: { batchStatus: batchStatusOf(row) } } : null;
+      return row ? splitAlongside(row) : null;
     },
 
     async touch(id: string, now: Date, tx?: Executor): Promise<void> {
