@@ -19,10 +19,9 @@ export const RECLAIM_EVERY_BYTES = 4 * 1024 * 1024;
  * copies are garbage, but V8 sees only their small handles and collects them late: the API's RSS rose by a
  * whole garbage cycle (about 32 MiB) during a request of 100 photos, and by 12–16 MiB during one of 10. A
  * young-generation collection after every RECLAIM_EVERY_BYTES of spooled body frees them as they go, so a
- * request of 100 photos takes no more memory than one of 10 (docs/benchmarks.md). Each costs about a
- * millisecond (a pause V8 would make
- * anyway, only sooner). A smaller young generation for the whole process did the same for
- * uploads and cost the authenticated status read 40–50 % more CPU.
+ * request of 100 photos takes no more memory than one of 10 (docs/benchmarks.md). Each is a pause of about a
+ * millisecond that V8 would make anyway, only later. A smaller young generation for the whole process
+ * (`--max-semi-space-size=2`) did the same for uploads and cost the authenticated status read 40–50 % more CPU.
  */
 export function createBodyGarbageReclaimer(everyBytes = RECLAIM_EVERY_BYTES) {
   const collect = exposedGc();
