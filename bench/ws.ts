@@ -6,7 +6,7 @@
  * arrival. The baseline, in the same run and with the same N and timing, is a bare `ws` server in a process
  * of its own (bench/ws-bare-server.ts) that forwards every published event to every socket.
  *
- *   node_modules/.bin/tsx bench/ws.ts [--sockets=500,1000] [--images=200] [--gap-ms=20]
+ *   node_modules/.bin/tsx bench/ws.ts [--sockets=500,1000] [--images=200] [--gap-ms=20] [--status-interval-ms=100]
  *                                     [--mode=production|development] [--profile=FILE] [--no-record]
  *                                     [--limit-min=20]
  *
@@ -237,6 +237,8 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
   const sizes = argValue('sockets', '500,1000').split(',').map(Number);
   const options: Options = { images: Number(argValue('images', '200')), gapMs: Number(argValue('gap-ms', '20')) };
   const mode = argValue('mode', 'production');
+  // 0 sends nearly every batch.status, as the bare server does: the cost of a delivered frame, like for like.
+  const statusIntervalMs = argValue('status-interval-ms', '100');
   const profilePath = argValue('profile', '');
   const record = !process.argv.includes('--no-record');
 
@@ -246,12 +248,15 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
     NODE_ENV: mode,
     LOG_LEVEL: 'warn',
     WS_MAX_SOCKETS_PER_USER: String(Math.max(...sizes) * 2),
+    WS_STATUS_INTERVAL_MS: statusIntervalMs,
     NODE_OPTIONS: `--expose-gc --import=${PRELOAD}`,
     ...(profilePath ? { BENCH_CPU_PROFILE: profilePath } : {}),
   });
 
   const m = machine();
-  log(`code ${m.code}, ${m.cpus} × ${m.cpuModel}, node ${m.node}, load ${m.loadAverage}, mode ${mode}`);
+  log(
+    `code ${m.code}, ${m.cpus} × ${m.cpuModel}, node ${m.node}, load ${m.loadAverage}, mode ${mode}, WS_STATUS_INTERVAL_MS=${statusIntervalMs}`,
+  );
   log(`${options.images} images, one every ${options.gapMs} ms: an image.status and a batch.status each\n`);
   const rows: (string | number)[][] = [];
   for (const sockets of sizes) {
@@ -277,7 +282,7 @@ await runBench('ws', Number(argValue('limit-min', '20')), async (cleanup) => {
         new Date().toISOString().slice(0, 10),
         m.code,
         `${m.cpus}`,
-        mode,
+        statusIntervalMs === '100' ? mode : `${mode}, status every ${statusIntervalMs} ms`,
         `${sockets}`,
         `${options.images} × 2, ${options.gapMs} ms`,
         `${delivery.delivered} / ${bare.delivered}`,

@@ -39,7 +39,6 @@ const WS_MAX_MESSAGES = 30;
 const WS_MESSAGE_WINDOW_MS = 10_000;
 /** A socket counts against its user's cap for three heartbeats after its last renewal. */
 const WS_LEASE_HEARTBEATS = 3;
-const WS_STATUS_INTERVAL_MS = 100;
 /** About 5,000 progress events a client has not read: far more than a live client ever falls behind. */
 const WS_MAX_BUFFERED_BYTES = 2 ** 20;
 
@@ -192,7 +191,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     windowMs: WS_MESSAGE_WINDOW_MS,
     pingIntervalMs: env.WS_PING_INTERVAL_MS,
     pongTimeoutMs: env.WS_PONG_TIMEOUT_MS,
-    statusIntervalMs: WS_STATUS_INTERVAL_MS,
+    statusIntervalMs: env.WS_STATUS_INTERVAL_MS,
     maxBufferedBytes: WS_MAX_BUFFERED_BYTES,
   });
   // A connection of its own: one in subscriber mode can do nothing else. Opened once the API listens (building

@@ -68,6 +68,8 @@ export const apiEnvSchema = serviceEnvSchema({
   WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(25_000),
   WS_PONG_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(20),
+  /** At most one `batch.status` per batch and interval on a socket, the last always sent (0: merges only those published together). */
+  WS_STATUS_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   WS_ALLOWED_ORIGINS: z
     .string()
     .default('')
