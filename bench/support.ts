@@ -454,7 +454,11 @@ export function procStatus(pid: number): Record<string, number> {
 
 /** User plus system CPU time of a process so far, in seconds. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** User + system CPU seconds from the text of a /proc/<pid>/stat. */
+function statCpuSeconds(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields 14 and 15 of stat (utime, stime), counted from after the command name.
   return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -468,7 +472,7 @@ export function cpuSecondsByName(name: string): Map<number, number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name)
-        found.set(Number(entry), cpuSeconds(Number(entry)));
+        found.set(Number(entry), statCpuSeconds(stat));
     } catch {
       // The process ended between the listing and the read.
     }

@@ -1,8 +1,6 @@
-import { IMAGE_STATUSES, type ImageStatus } from '@renamer/contracts';
-import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { batches, images, users } from '../schema';
-import type { BatchStatusRow } from './batches';
+import { and, eq, sql } from 'drizzle-orm';
+import { batches, users } from '../schema';
+import { type BatchStatusRow, imageCountsOfBatch } from './batches';
 
 /**
  * A read made by the very statement that checks a credential, so that the hottest authenticated read (a batch's
@@ -19,30 +17,13 @@ export interface ReadAlongsideResult {
   batchStatus: BatchStatusRow | null;
 }
 
-/** The batch's images counted per status, a lateral subquery: no grouping of the credential's wide row. */
-const imageCounts = new QueryBuilder()
-  .select(
-    Object.fromEntries(
-      IMAGE_STATUSES.map((status) => [
-        status,
-        sql<number>`(count(*) filter (where ${images.status} = ${sql.raw(`'${status}'`)}))::integer`.as(status),
-      ]),
-    ) as Record<ImageStatus, SQL.Aliased<number>>,
-  )
-  .from(images)
-  .where(eq(images.batchId, batches.id))
-  .as('image_counts');
-
-/** The fields a credential query adds to carry a batch's status. */
-export const batchStatusFields = { batch: getTableColumns(batches), counts: { ...imageCounts._.selectedFields } };
-
 /**
- * How a credential query joins them, after its users: the batch named by the `batchId` placeholder when it is
+ * How a credential query joins a batch's status (`batchStatusFields`), after its users: the batch named by the `batchId` placeholder when it is
  * the credential's user's, then its counts (zeros without a batch).
  */
 export const batchStatusJoins = {
   batchOfUser: and(eq(batches.id, sql.placeholder('batchId')), eq(batches.userId, users.id))!,
-  imageCounts,
+  imageCounts: imageCountsOfBatch,
 };
 
 /** A credential row carrying a batch's status, as the credential with its user and the read alongside. */

@@ -1,13 +1,8 @@
 import { and, eq, getTableColumns, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { batches, sessions, users } from '../schema';
-import {
-  batchStatusFields,
-  batchStatusJoins,
-  type ReadAlongside,
-  type ReadAlongsideResult,
-  splitAlongside,
-} from './read-alongside';
+import { batchStatusFields } from './batches';
+import { batchStatusJoins, type ReadAlongside, type ReadAlongsideResult, splitAlongside } from './read-alongside';
 import { userColumns } from './user-columns';
 import type { User } from './users';
 

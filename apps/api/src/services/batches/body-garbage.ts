@@ -12,7 +12,7 @@ function exposedGc(): CollectGarbage {
 }
 
 /** How much spooled body between two collections: a 10-file request of 1 MB photos sees two. */
-export const RECLAIM_EVERY_BYTES = 4 * 1024 * 1024;
+const RECLAIM_EVERY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Node's HTTP parser copies every chunk of a request body into a Buffer of its own. Once spooled to disk the
