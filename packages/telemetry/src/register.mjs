@@ -1,12 +1,28 @@
 // Loaded with `node --import` before a service's own code (scripts/stack/start.ts, spawnService), so the
 // instrumentations see http, fastify and ioredis load. Without an OTLP endpoint it does nothing at all.
+import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+
+/**
+ * The name of the package whose code the process runs: the nearest package.json above its entry file, without the
+ * scope (`@renamer/api` → `api`), from apps/api/src/server.ts and from an image's /app/dist/server.js alike.
+ */
+function serviceName(entry) {
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      if (name) return name.replace(/^@[^/]+\//, '');
+    } catch {
+      // No package.json here: look one folder up.
+    }
+  }
+  return 'renamer';
+}
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  // apps/<service>/src/server.ts names the service unless OTEL_SERVICE_NAME does.
-  process.env.OTEL_SERVICE_NAME ??= basename(dirname(dirname(process.argv[1] ?? 'renamer/src')));
+  process.env.OTEL_SERVICE_NAME ??= serviceName(process.argv[1] ?? '.');
   const [{ NodeSDK }, { HttpInstrumentation }, { IORedisInstrumentation }, { default: FastifyOtel }] =
     await Promise.all([
       import('@opentelemetry/sdk-node'),
