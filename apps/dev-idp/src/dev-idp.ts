@@ -1,12 +1,24 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AccountStore } from './accounts';
 import { handleInteraction, isInteractionRequest } from './interaction';
 import { createProvider, type DevIdpClient, generateProviderSecrets } from './provider';
 
+/** A certificate and its private key, PEM-encoded, for an `https:` issuer. */
+export interface DevIdpTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
 export interface DevIdpOptions {
-  /** Origin the provider is reached at, e.g. `http://localhost:3002`; it also binds to its host name. */
+  /**
+   * Origin the provider is reached at, e.g. `http://localhost:3002`, or `https://localhost:3002` with `tls`; it
+   * also binds to its host name.
+   */
   issuer: string;
+  /** Serve HTTPS with this certificate (required by, and only allowed with, an `https:` issuer). */
+  tls?: DevIdpTls;
   /** Port to bind, 0 for any free one; the issuer's port is replaced by the bound port. Defaults to the issuer's. */
   port?: number;
   clients: DevIdpClient[];
@@ -24,8 +36,8 @@ export function createDevIdp(options: DevIdpOptions): DevIdp {
   if (process.env.NODE_ENV === 'production') {
     throw new Error('dev-idp is a development identity provider and refuses to start when NODE_ENV=production');
   }
-  const issuerUrl = parseIssuer(options.issuer);
-  const port = options.port ?? Number(issuerUrl.port || 80);
+  const issuerUrl = parseIssuer(options.issuer, options.tls);
+  const port = options.port ?? Number(issuerUrl.port || (options.tls ? 443 : 80));
   const accounts = new AccountStore();
   const secrets = generateProviderSecrets();
   let server: Server | undefined;
@@ -39,7 +51,7 @@ export function createDevIdp(options: DevIdpOptions): DevIdp {
 
     async listen() {
       if (server) throw new Error('dev-idp is already listening');
-      const listening = createServer();
+      const listening: Server = options.tls ? createTlsServer(options.tls) : createServer();
       await new Promise<void>((resolve, reject) => {
         listening.once('error', reject);
         listening.listen(port, issuerUrl.hostname, () => {
@@ -78,11 +90,14 @@ export function createDevIdp(options: DevIdpOptions): DevIdp {
   };
 }
 
-function parseIssuer(issuer: string): URL {
+function parseIssuer(issuer: string, tls: DevIdpTls | undefined): URL {
   const url = new URL(issuer);
-  if (url.protocol !== 'http:' || url.pathname !== '/' || url.search || url.hash) {
+  const protocol = tls ? 'https:' : 'http:';
+  if (url.protocol !== protocol || url.pathname !== '/' || url.search || url.hash) {
     throw new Error(
-      `dev-idp serves plain HTTP: its issuer must be an origin like http://localhost:3002, got ${issuer}`,
+      tls
+        ? `dev-idp serves HTTPS with the certificate it was given: its issuer must be an origin like https://localhost:3002, got ${issuer}`
+        : `dev-idp serves plain HTTP without a certificate: its issuer must be an origin like http://localhost:3002, got ${issuer}`,
     );
   }
   return url;

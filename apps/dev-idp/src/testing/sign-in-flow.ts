@@ -10,6 +10,8 @@ export interface SignInThroughDevIdpOptions {
   /** Pass a jar to keep cookies across calls or read them afterwards (e.g. a relying party's session cookie). */
   cookieJar?: CookieJar;
   maxSteps?: number;
+  /** The fetch to send requests with, e.g. undici's with an agent that trusts a test certificate (default: global). */
+  fetch?: typeof fetch;
 }
 
 export interface SignInThroughDevIdpResult {
@@ -34,7 +36,8 @@ export async function signInThroughDevIdp(options: SignInThroughDevIdpOptions): 
   const maxSteps = options.maxSteps ?? 20;
   let formPosted = false;
   let url = new URL(options.startUrl);
-  let response = await send(cookieJar, url);
+  const http = options.fetch ?? fetch;
+  let response = await send(http, cookieJar, url);
 
   for (let step = 1; step <= maxSteps; step++) {
     const location = response.headers.get('location');
@@ -43,7 +46,7 @@ export async function signInThroughDevIdp(options: SignInThroughDevIdpOptions): 
       const next = new URL(location, url);
       if (options.stopAt?.(next)) return { stoppedAt: next, response, cookieJar };
       url = next;
-      response = await send(cookieJar, url);
+      response = await send(http, cookieJar, url);
       continue;
     }
 
@@ -57,17 +60,17 @@ export async function signInThroughDevIdp(options: SignInThroughDevIdpOptions): 
     }
     formPosted = true;
     url = new URL(action, url);
-    response = await send(cookieJar, url, new URLSearchParams({ email: options.email, name: options.name }));
+    response = await send(http, cookieJar, url, new URLSearchParams({ email: options.email, name: options.name }));
   }
   throw new Error(`sign-in did not finish within ${maxSteps} steps, last at ${url.href}`);
 }
 
 // Redirects are all followed with GET, as browsers do for the 302/303 responses of an OAuth flow.
-async function send(cookieJar: CookieJar, url: URL, form?: URLSearchParams): Promise<Response> {
+async function send(http: typeof fetch, cookieJar: CookieJar, url: URL, form?: URLSearchParams): Promise<Response> {
   const headers = new Headers();
   const cookie = cookieJar.headerFor(url);
   if (cookie) headers.set('cookie', cookie);
-  const response = await fetch(url, {
+  const response = await http(url, {
     method: form ? 'POST' : 'GET',
     headers,
     body: form,
