@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDir } from '@renamer/service-kit/testing';
 import { parse } from 'csv-parse/sync';
@@ -12,6 +13,9 @@ import { buildRenameKit, InvalidBaseUrlError, KEYWORD_SEPARATOR, type KitEntry, 
 
 const NGINX = '/usr/sbin/nginx';
 const NO_NGINX = `nginx is not installed at ${NGINX} (Debian's package nginx): the nginx map is not checked`;
+const APACHE = '/usr/sbin/apache2';
+const APACHE_MODULES = '/usr/lib/apache2/modules';
+const NO_APACHE = `Apache is not installed at ${APACHE} (Debian's package apache2-bin): the .htaccess is not checked`;
 const checksum = (n: number) => n.toString(16).padStart(64, '0');
 const longOriginal = `${'very-long-camera-export-name-'.repeat(7)}final.jpg`;
 
@@ -163,6 +167,42 @@ describe('with a path as baseUrl', () => {
     }
   });
 
+  // The kit's README offers both places: the site's root .htaccess, or the images directory's.
+  it.for([
+    ['the site root', ''],
+    ['the images directory', 'wp-content/uploads/2026/11'],
+  ])(
+    'gives Apache an .htaccess (in %s) that apache2 reads and that redirects every old URL',
+    async ([, htaccessDir], { skip }) => {
+      skip(!existsSync(APACHE), NO_APACHE);
+      const port = await freePort();
+      const apache = await apacheTest(kit, port, htaccessDir!);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        // Up once it answers at all; what it answers is checked below, with its error log to say why.
+        await expect
+          .poll(() =>
+            fetch(`${base}/`).then(
+              () => true,
+              () => false,
+            ),
+          )
+          .toBe(true);
+        for (const row of parse(file(kit, 'renamer/redirects.csv'), { columns: true }) as Record<string, string>[]) {
+          const response = await fetch(base + row.old_url, { redirect: 'manual' });
+          expect(response.status, `${row.old_url}\n${await apache.errorLog()}`).toBe(301);
+          expect(response.headers.get('location')).toBe(base + row.new_url);
+        }
+        const withQuery = await fetch(`${base}/wp-content/uploads/2026/11/DSC_0002.JPG?ver=2`, { redirect: 'manual' });
+        expect(withQuery.headers.get('location')).toBe(`${base}/wp-content/uploads/2026/11/harbour-at-dusk.jpg?ver=2`);
+        const unchanged = await fetch(`${base}/wp-content/uploads/2026/11/already-good.png`, { redirect: 'manual' });
+        expect(unchanged.status).toBe(404);
+      } finally {
+        await apache.stop();
+      }
+    },
+  );
+
   it('sizes the map so that nginx builds it for thousands of images without a warning', async ({ skip }) => {
     skip(!existsSync(NGINX), NO_NGINX);
     const many = Array.from({ length: 3000 }, (_, i) => ({
@@ -297,6 +337,69 @@ http {
         include renamer/redirects.nginx-server.conf;
     }
 }
+`;
+}
+
+/**
+ * Serves a document root holding the kit's .htaccess (in `htaccessDir`, under `AllowOverride All`) with the real
+ * apache2 in the foreground and a config of its own, which `apache2 -t` checks first (Apache reads an .htaccess only
+ * when a request comes: the requests check it). The caller waits until it answers and stops it.
+ */
+async function apacheTest(kit: { name: string; content: string }[], port: number, htaccessDir: string) {
+  // Apache started as root serves as an unprivileged user (nobody), which must read the document root: the run's
+  // own directory is private to its user, so this one is in the system's temporary directory, readable by all.
+  const dir = await mkdtemp(join(tmpdir(), 'renamer-apache-'));
+  const conf = join(dir, 'httpd.conf');
+  try {
+    await chmod(dir, 0o755);
+    const docroot = join(dir, 'htdocs');
+    await mkdir(join(docroot, htaccessDir), { recursive: true });
+    await writeFile(join(docroot, htaccessDir, '.htaccess'), file(kit, 'renamer/.htaccess'));
+    await writeFile(conf, apacheConf(dir, docroot, port));
+    const test = spawnSync(APACHE, ['-t', '-f', conf], { encoding: 'utf8' });
+    expect(test.stderr).toContain('Syntax OK');
+    expect(test.stderr).not.toMatch(/AH\d+/);
+    expect(test.status).toBe(0);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const apache = spawn(APACHE, ['-DFOREGROUND', '-f', conf], { stdio: 'ignore' });
+  const exited = once(apache, 'exit');
+  const errorLog = () => readFile(join(dir, 'error.log'), 'utf8').catch(() => '(no error.log)');
+  return {
+    errorLog,
+    async stop() {
+      // SIGTERM: the parent stops its children and exits.
+      if (apache.exitCode === null && apache.signalCode === null) apache.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function apacheConf(dir: string, docroot: string, port: number): string {
+  return `ServerRoot "${dir}"
+DefaultRuntimeDir "${dir}"
+PidFile "${dir}/apache2.pid"
+ErrorLog "${dir}/error.log"
+LogLevel warn
+Listen 127.0.0.1:${port}
+ServerName 127.0.0.1
+User #65534
+Group #65534
+LoadModule mpm_event_module ${APACHE_MODULES}/mod_mpm_event.so
+LoadModule authz_core_module ${APACHE_MODULES}/mod_authz_core.so
+LoadModule alias_module ${APACHE_MODULES}/mod_alias.so
+DocumentRoot "${docroot}"
+<Directory />
+    AllowOverride None
+    Require all denied
+</Directory>
+<Directory "${docroot}">
+    AllowOverride All
+    Require all granted
+</Directory>
 `;
 }
 
