@@ -1,72 +1,25 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { photo, upload, waitForBatch } from '@renamer/api/testing';
 import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { type PipelineStack, startPipelineStack } from './support/pipeline-stack';
 
 /** One upload traced from the API's request into the worker's jobs, as an OTLP receiver sees it. */
 
 const API_ENTRY = fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url));
 
-interface ReceivedSpan {
-  service: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  name: string;
-  attributes: Record<string, unknown>;
-}
-
-/** An OTLP/HTTP receiver (JSON encoding): every span the services export, with its service's name. */
-const spans: ReceivedSpan[] = [];
-const receiver = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk) => chunks.push(chunk));
-  request.on('end', () => {
-    if (request.url === '/v1/traces') {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      for (const resourceSpans of body.resourceSpans ?? []) {
-        const service = resourceSpans.resource?.attributes?.find(
-          (attribute: { key: string }) => attribute.key === 'service.name',
-        )?.value?.stringValue;
-        for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
-          for (const span of scopeSpans.spans ?? []) {
-            spans.push({
-              service,
-              traceId: span.traceId,
-              spanId: span.spanId,
-              parentSpanId: span.parentSpanId ?? '',
-              name: span.name,
-              attributes: Object.fromEntries(
-                (span.attributes ?? []).map((a: { key: string; value: Record<string, unknown> }) => [
-                  a.key,
-                  Object.values(a.value)[0],
-                ]),
-              ),
-            });
-          }
-        }
-      }
-    }
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-});
-
 let stack: PipelineStack;
 let api: SpawnedService;
 let apiUrl: string;
 
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let spans: ReceivedSpan[];
+
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const otel = {
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    OTEL_METRICS_EXPORTER: 'none',
-    OTEL_LOGS_EXPORTER: 'none',
-  };
+  receiver = await startOtlpReceiver();
+  spans = receiver.spans;
+  const otel = receiver.env;
   stack = await startPipelineStack('tracing');
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
@@ -85,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.stop();
   await stack?.close();
-  receiver.close();
+  await receiver?.close();
 });
 
 describe('tracing', () => {

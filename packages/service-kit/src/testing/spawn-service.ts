@@ -30,9 +30,34 @@ export function spawnService(
   env: Record<string, string>,
   { nodeArgs = [], logFile }: SpawnOptions = {},
 ): SpawnedService {
-  const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', TELEMETRY_REGISTER, '--import', 'tsx', entry], {
+  return spawnProcess(process.execPath, [...nodeArgs, '--import', TELEMETRY_REGISTER, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
+    logFile,
+  });
+}
+
+export interface SpawnProcessOptions {
+  /** The whole environment of the process (nothing is inherited). */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Run as this user and group (when this process may: as root). */
+  uid?: number;
+  gid?: number;
+  logFile?: string;
+}
+
+/** Runs any command as a service: its output kept (or written to `logFile`), stopped with SIGTERM. */
+export function spawnProcess(
+  command: string,
+  args: string[],
+  { env, cwd, uid, gid, logFile }: SpawnProcessOptions,
+): SpawnedService {
+  const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
+  const child = spawn(command, args, {
+    env,
+    cwd,
+    uid,
+    gid,
     stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
   if (fd !== undefined) closeSync(fd);
