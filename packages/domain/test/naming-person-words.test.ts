@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCameraMadeFilename, personTags } from '../src';
+import { isCameraMadeFilename, personTags, proposeName } from '../src';
+import { locale } from './naming-arbitraries';
 
 describe('isCameraMadeFilename', () => {
   it.each([
@@ -88,11 +90,39 @@ describe('personTags', () => {
       { label: 'ceramic mug', confidence: 1, source: 'keywords' },
       { label: 'cup of tea', confidence: 1, source: 'keywords' },
       { label: 'handmade ceramic mugs', confidence: 1, source: 'context' },
-      { label: 'coffee shop', confidence: 1, source: 'context' },
+      { label: 'coffee', confidence: 1, source: 'context' },
       { label: 'made', confidence: 1, source: 'context' },
       { label: 'lisbon', confidence: 1, source: 'context' },
       { label: 'blue mug', confidence: 1, source: 'filename' },
     ]);
+  });
+
+  it.each<[string, string, string[]]>([
+    ['en', 'photos for a travel and nature blog', ['travel', 'nature']],
+    ['en', "Pictures for my client's Etsy shop: hand-knitted wool scarves", ['hand knitted wool scarves']],
+    ['en', 'our website, my portfolio', []],
+    ['de', 'Bilder für unseren Onlineshop: Keramik aus Portugal', ['keramik', 'portugal']],
+  ])('takes only content words from a %s context: %s', (locale, context, labels) => {
+    expect(personTags({ keywords: [], context, locale }).map((tag) => tag.label)).toEqual(labels);
+  });
+
+  it('never lets a word about the purpose or the person reach a name through the context', () => {
+    const purpose = ['blog', 'website', 'shop', 'post', 'photos', 'pictures', 'images', 'my', 'our', 'for'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...purpose, 'red', 'kite', 'beach', 'travel', 'nature', 'the', 'and'), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        locale,
+        (words, loc) => {
+          const tags = personTags({ keywords: [], context: words.join(' '), locale: loc });
+          const named = proposeName(tags, { format: 'jpeg', locale: loc });
+          const nameWords = named.ok ? named.words : [];
+          for (const word of purpose) expect(nameWords).not.toContain(word);
+        },
+      ),
+    );
   });
 
   it('leaves a camera-made name out', () => {

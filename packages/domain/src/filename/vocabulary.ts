@@ -42,6 +42,26 @@ const LOCALE_GENERIC_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
   tr: wordSet('ekran foto fotograf goruntu goruntusu kopya resim'),
 };
 
+/**
+ * Words about the purpose of a batch or the person, not about what its pictures show (`photos for our travel
+ * blog`, `images for my shop's website`): a batch's context never puts them in a name. Spelled as `toAsciiWords`
+ * writes them; English ones apply in every locale.
+ */
+const PURPOSE_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  en: wordSet(
+    'ad ads advert adverts article articles banner banners blog blogger blogs campaign campaigns catalog catalogue client clients customer customers ebay ecommerce etsy facebook feed gallery instagram listing listings marketing me media mine my newsletter online our ours page pages pinterest portfolio post posts product products seo shop shopify shops site sites social store stores tiktok us use used web webshop website websites',
+  ),
+  de: wordSet('beitrag beitraege kunde kunden laden mein meine meinen onlineshop unser unsere unseren webseite'),
+  fr: wordSet('boutique ma mes mon nos notre'),
+  es: wordSet('mi mis nuestra nuestras nuestro nuestros sitio tienda'),
+  pt: wordSet('loja meu meus minha minhas nossa nossas nosso nossos'),
+  it: wordSet('mia mie miei mio negozio nostra nostre nostri nostro sito'),
+  nl: wordSet('klant klanten mijn ons onze webwinkel winkel'),
+  pl: wordSet('klient klienci moj moja moje nasz nasza nasze sklep strona'),
+  sv: wordSet('butik kund kunder min mina mitt vara vart webbplats'),
+  tr: wordSet('benim bizim magaza musteri'),
+};
+
 /** Pure numbers and the counters cameras and phones put in names: img1234, dsc01234, pxl20240101. */
 const CAMERA_COUNTER = /^(?:\d+|(?:img|imgp|dsc|dscf|dscn|dcim|pxl|mvimg|gopr|dji|wp)\d+)$/;
 
@@ -58,6 +78,10 @@ export function isGenericWord(word: string, locale: string): boolean {
     CAMERA_COUNTER.test(word) ||
     (LOCALE_GENERIC_WORDS[languageOf(locale)]?.has(word) ?? false)
   );
+}
+
+export function isPurposeWord(word: string, locale: string): boolean {
+  return PURPOSE_WORDS.en!.has(word) || (PURPOSE_WORDS[languageOf(locale)]?.has(word) ?? false);
 }
 
 export function isReservedName(stem: string): boolean {

@@ -1,5 +1,6 @@
 import type { TagSource, VisionTag } from '@renamer/contracts';
 import { withoutTypedExtensions } from '../filename/filename-rules';
+import { isPurposeWord } from '../filename/vocabulary';
 import { isCameraMadeFilename } from './camera-filename';
 import { chunkOf, splitTokens, type Token, tokensOf, trimStopTokens } from './words';
 
@@ -27,14 +28,17 @@ const FILENAME_COUNTER = /^(?:v?\d+|\d+x\d+|\d+p)$/;
 
 /**
  * The person's words as tags, their confidence 1: each keyword whole (`cup of tea`), the context split into
- * its phrases at stop words and punctuation, and the uploaded name's phrases (without editors' words such as
+ * its phrases at stop words, punctuation and words about the batch's purpose (blog, shop, my: `isPurposeWord`),
+ * which never reach a name, and the uploaded name's phrases (without editors' words such as
  * final, edit, v2) unless a camera or a program
  * made it (`isCameraMadeFilename`). Stop words never start or end a tag; generic words are left out.
  */
 export function personTags({ keywords, context, originalFilename, locale }: PersonWords): VisionTag[] {
   const tags = [
     ...keywords.flatMap((keyword) => phrases(keyword, locale, 'keywords', isGeneric)),
-    ...(context ? sentencePhrases(context).flatMap((part) => phrases(part, locale, 'context', isStopOrGeneric)) : []),
+    ...(context
+      ? sentencePhrases(context).flatMap((part) => phrases(part, locale, 'context', notContent(locale)))
+      : []),
     ...(originalFilename && !isCameraMadeFilename(originalFilename)
       ? phrases(withoutTypedExtensions(originalFilename), locale, 'filename', isFilenameNoise)
       : []),
@@ -65,8 +69,9 @@ function isGeneric(token: Token): boolean {
   return token.generic && !token.stop;
 }
 
-function isStopOrGeneric(token: Token): boolean {
-  return token.stop || token.generic;
+/** A context's stop, generic and purpose words: none describes what a picture shows. */
+function notContent(locale: string) {
+  return (token: Token) => token.stop || token.generic || token.ascii.every((word) => isPurposeWord(word, locale));
 }
 
 function isFilenameNoise(token: Token): boolean {
