@@ -137,6 +137,22 @@ describe('with a path as baseUrl', () => {
     ]);
   });
 
+  /**
+   * Every old URL of the kit answers 301 with its new URL through the server at `base` (a query string kept), and a
+   * file that kept its name is not redirected; `serverLog` says why when a redirect is missing.
+   */
+  async function expectRedirectsThrough(base: string, serverLog: () => Promise<string> = async () => '') {
+    for (const row of parse(file(kit, 'renamer/redirects.csv'), { columns: true }) as Record<string, string>[]) {
+      const response = await fetch(base + row.old_url, { redirect: 'manual' });
+      expect(response.status, `${row.old_url}\n${await serverLog()}`).toBe(301);
+      expect(response.headers.get('location')).toBe(base + row.new_url);
+    }
+    const withQuery = await fetch(`${base}/wp-content/uploads/2026/11/DSC_0002.JPG?ver=2`, { redirect: 'manual' });
+    expect(withQuery.headers.get('location')).toBe(`${base}/wp-content/uploads/2026/11/harbour-at-dusk.jpg?ver=2`);
+    const unchanged = await fetch(`${base}/wp-content/uploads/2026/11/already-good.png`, { redirect: 'manual' });
+    expect(unchanged.status).toBe(404);
+  }
+
   it('gives nginx a map that nginx -t accepts and that redirects every old URL', async ({ skip }) => {
     skip(!existsSync(NGINX), NO_NGINX);
     const port = await freePort();
@@ -152,15 +168,7 @@ describe('with a path as baseUrl', () => {
           ),
         )
         .toBe(404);
-      for (const row of parse(file(kit, 'renamer/redirects.csv'), { columns: true }) as Record<string, string>[]) {
-        const response = await fetch(base + row.old_url, { redirect: 'manual' });
-        expect(response.status, row.old_url).toBe(301);
-        expect(response.headers.get('location')).toBe(base + row.new_url);
-      }
-      const withQuery = await fetch(`${base}/wp-content/uploads/2026/11/DSC_0002.JPG?ver=2`, { redirect: 'manual' });
-      expect(withQuery.headers.get('location')).toBe(`${base}/wp-content/uploads/2026/11/harbour-at-dusk.jpg?ver=2`);
-      const unchanged = await fetch(`${base}/wp-content/uploads/2026/11/already-good.png`, { redirect: 'manual' });
-      expect(unchanged.status).toBe(404);
+      await expectRedirectsThrough(base);
     } finally {
       nginx.kill();
       await once(nginx, 'exit');
@@ -188,15 +196,7 @@ describe('with a path as baseUrl', () => {
             ),
           )
           .toBe(true);
-        for (const row of parse(file(kit, 'renamer/redirects.csv'), { columns: true }) as Record<string, string>[]) {
-          const response = await fetch(base + row.old_url, { redirect: 'manual' });
-          expect(response.status, `${row.old_url}\n${await apache.errorLog()}`).toBe(301);
-          expect(response.headers.get('location')).toBe(base + row.new_url);
-        }
-        const withQuery = await fetch(`${base}/wp-content/uploads/2026/11/DSC_0002.JPG?ver=2`, { redirect: 'manual' });
-        expect(withQuery.headers.get('location')).toBe(`${base}/wp-content/uploads/2026/11/harbour-at-dusk.jpg?ver=2`);
-        const unchanged = await fetch(`${base}/wp-content/uploads/2026/11/already-good.png`, { redirect: 'manual' });
-        expect(unchanged.status).toBe(404);
+        await expectRedirectsThrough(base, apache.errorLog);
       } finally {
         await apache.stop();
       }
