@@ -52,7 +52,8 @@ export function enhanceKeywords(
   const longTail = unique(interleave(phrases.map((phrase) => longTailOf(phrase, contextText))))
     .filter((candidate) => !given.has(candidate) && isAnswerable(candidate))
     .slice(0, MAX_LONG_TAIL);
-  const heads = new Set(phrases.map((phrase) => phrase.subject));
+  // Only known subjects: an unknown keyword ("ceramic") must not make every term outside the lists look like one.
+  const heads = new Set(phrases.flatMap((phrase) => (phrase.subject ? [phrase.subject] : [])));
   // "roses" is no term related to "red roses": it is the same subject.
   const related = unique(interleave(phrases.map((phrase) => phrase.subject?.related ?? [])))
     .filter((term) => !given.has(term) && !heads.has(vocabulary.subjects.get(term)))

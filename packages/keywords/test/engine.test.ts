@@ -98,6 +98,12 @@ describe('enhance', () => {
     expect(related).toContain('chef knife');
   });
 
+  it('offers the related terms of the keywords it knows beside one it does not', async () => {
+    const { related } = await enhance(['coffee mug', 'ceramic']);
+    expect(related.length).toBeGreaterThanOrEqual(3);
+    expect(related).toEqual(expect.arrayContaining(['coffee cup', 'tea cup']));
+  });
+
   it('says nothing of a keyword the lists do not know', async () => {
     expect(await enhance(['quantum flux capacitor'])).toEqual({
       keywords: ['quantum flux capacitor'],
@@ -151,5 +157,11 @@ describe('the word lists', () => {
       expect(categories).toContain(expected);
     }
     for (const subject of subjects) expect(subject.related.length, subject.term).toBeGreaterThan(0);
+  });
+
+  it('give at least three related terms for every subject they know', async () => {
+    for (const subject of new Set(englishVocabulary().subjects.values())) {
+      expect((await enhance([subject.term])).related.length, subject.term).toBeGreaterThanOrEqual(3);
+    }
   });
 });
