@@ -65,6 +65,17 @@ describe('scoreFilename', () => {
     expect(failed('lake-bled-morning-fog-2023.jpg', withoutKeywords)).toEqual(['consistent_with_tags']);
   });
 
+  it('does not call a name of a date and a place alone descriptive, and says what would help', () => {
+    const seen = { tags: [{ label: 'Lisbon', confidence: 0.9, source: 'place' as const }], locale: 'en' };
+    const lisbon = scoreFilename('lisbon-june-2015.jpg', seen);
+    expect(lisbon.score).toBeLessThan(100);
+    const detail = lisbon.reasons.find((reason) => reason.rule === 'descriptive')!.detail;
+    expect(detail).toContain('lisbon, june, 2015 say when or where');
+    expect(detail).toMatch(/keywords or a context/i);
+    expect(scoreFilename('coldripple-june-2015.jpg', { tags: [], locale: 'en' }).score).toBeLessThan(100);
+    expect(failed('yellow-tram-on-hill-lisbon-june.jpg', seen)).not.toContain('descriptive');
+  });
+
   it('reads the words of the locale', () => {
     const german = {
       tags: [{ label: 'Grüne Tasse', confidence: 1, source: 'keywords' as const }],

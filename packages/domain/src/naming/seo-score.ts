@@ -1,4 +1,4 @@
-import { SEO_RULES, type SeoRule, type SeoScore, type VisionTag } from '@renamer/contracts';
+import { DATE_TAG_MONTHS, SEO_RULES, type SeoRule, type SeoScore, type VisionTag } from '@renamer/contracts';
 import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH, withoutTypedExtensions } from '../filename/filename-rules';
 import { toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isStopWord } from '../filename/vocabulary';
@@ -48,7 +48,7 @@ export function scoreFilename(filename: string, options: ScoreOptions): SeoScore
   const words = toAsciiWords(stem, locale);
   const meaningful = words.filter((word) => !isStopWord(word, locale) && !isCameraWord(word, locale));
   const checks: Record<SeoRule, { passed: boolean; detail: string }> = {
-    descriptive: descriptive(meaningful),
+    descriptive: descriptive(meaningful, options),
     concise: concise(words),
     hyphenated: HYPHENATED.test(stem)
       ? { passed: true, detail: 'Words are joined by single hyphens.' }
@@ -75,13 +75,27 @@ function list(words: readonly string[]): string {
   return words.join(', ');
 }
 
-function descriptive(meaningful: readonly string[]) {
-  return meaningful.length >= MIN_NAME_WORDS
-    ? { passed: true, detail: `${meaningful.length} words say what the picture shows.` }
-    : {
-        passed: false,
-        detail: `${saying(meaningful)} what the picture shows: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words.`,
-      };
+/**
+ * Descriptive: at least three words say what the picture shows. A date (a month, a year) says when and a place's
+ * name says where: true, and welcome in a name, but a name of a date and a place alone needs a person's words.
+ */
+function descriptive(meaningful: readonly string[], { tags, locale }: ScoreOptions) {
+  const placeWords = new Set(
+    tags.filter((tag) => tag.source === 'place').flatMap((tag) => toAsciiWords(tag.label, locale)),
+  );
+  const whenOrWhere = meaningful.filter(
+    (word) => YEAR.test(word) || (DATE_TAG_MONTHS as readonly string[]).includes(word) || placeWords.has(word),
+  );
+  const what = meaningful.filter((word) => !whenOrWhere.includes(word));
+  if (what.length >= MIN_NAME_WORDS)
+    return { passed: true, detail: `${what.length} words say what the picture shows.` };
+  const besides = whenOrWhere.length > 0 ? ` (${list(whenOrWhere)} say when or where)` : '';
+  return {
+    passed: false,
+    detail:
+      `${saying(what)} what the picture shows${besides}: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words. ` +
+      'Keywords or a context for the batch, or a vision model, give the analyser more to say.',
+  };
 }
 
 function saying(meaningful: readonly string[]): string {
