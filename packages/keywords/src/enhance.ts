@@ -52,11 +52,15 @@ export function enhanceKeywords(
   const longTail = unique(interleave(phrases.map((phrase) => longTailOf(phrase, contextText))))
     .filter((candidate) => !given.has(candidate) && isAnswerable(candidate))
     .slice(0, MAX_LONG_TAIL);
-  // Only known subjects: an unknown keyword ("ceramic") must not make every term outside the lists look like one.
-  const heads = new Set(phrases.flatMap((phrase) => (phrase.subject ? [phrase.subject] : [])));
-  // "roses" is no term related to "red roses": it is the same subject.
+  const heads = new Set(phrases.map((phrase) => phrase.subject));
+  // "roses" is no term related to "red roses": it is the same subject. A term outside the lists is no subject at
+  // all, whatever an unknown keyword ("ceramic", no subject either) beside it.
+  const isHead = (term: string) => {
+    const subject = vocabulary.subjects.get(term);
+    return subject !== undefined && heads.has(subject);
+  };
   const related = unique(interleave(phrases.map((phrase) => phrase.subject?.related ?? [])))
-    .filter((term) => !given.has(term) && !heads.has(vocabulary.subjects.get(term)))
+    .filter((term) => !given.has(term) && !isHead(term))
     .slice(0, MAX_RELATED);
   const categories = new Map<string, string[]>();
   phrases.forEach((phrase, index) => {
