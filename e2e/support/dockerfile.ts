@@ -53,8 +53,8 @@ export function parseDockerfile(path: string): Dockerfile {
       const [, from = '', name = ''] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args) ?? [];
       dockerfile.stages.push({ name, from, instructions: [] });
     } else if (dockerfile.stages.length === 0 && instruction.keyword === 'ARG') {
-      const [name = '', value = ''] = args.split('=', 2);
-      dockerfile.globalArgs[name] = value;
+      const at = args.indexOf('=');
+      dockerfile.globalArgs[at < 0 ? args : args.slice(0, at)] = at < 0 ? '' : args.slice(at + 1);
     } else {
       dockerfile.stages.at(-1)?.instructions.push(instruction);
     }

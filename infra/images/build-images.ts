@@ -6,8 +6,8 @@
 //   NODE_IMAGE=node:20-slim npm run build:images   on another base: any image with Node ≥ 20.9, npm and a `node` user
 //   npm run build:images -- --rebuild-base         makes Debian's base again
 //   npm run build:images -- --no-batch             builds only
-//   npm run build:images -- --prune                then removes the dangling images that earlier builds left (3–4 GB
-//                                                  each); with CI=true it always does
+//   npm run build:images -- --prune                then removes the dangling images earlier builds of this file left
+//                                                  (3–4 GB each); with CI=true it always does
 //   IMAGE_TAG (default local) tags the images; CONTAINER_ENGINE=podman|docker chooses the engine. Build logs go to
 //   .data/images/<image>.log.
 //
@@ -93,8 +93,11 @@ async function main(): Promise<void> {
   }
   const buildSeconds = seconds(startedAt);
   say(`built ${list} in ${duration(buildSeconds)}`);
-  // Only superseded layers go: the images just built and the stages they share are kept.
-  if (values.prune || process.env.CI === 'true') run(engine.name, ['image', 'prune', '--force']);
+  // Only this Dockerfile's superseded images go (its LABEL): those just built, the stages they share and every
+  // other image on the machine are kept.
+  if (values.prune || process.env.CI === 'true') {
+    run(engine.name, ['image', 'prune', '--force', '--filter', 'label=dev.renamer.build=renamer']);
+  }
 
   if (!values['no-batch']) {
     await runBatchCheck(engine, tags);

@@ -35,16 +35,27 @@ function hostMirrors(): { main: string; security?: string } {
       if (/\.(list|sources)$/.test(name)) files.push(join('/etc/apt/sources.list.d', name));
     }
   }
-  const text = files.filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'));
-  const uris = text
-    .join('\n')
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('#'))
-    .flatMap((line) => line.match(/\bhttps?:\/\/\S+/g) ?? [])
-    .map((uri) => uri.replace(/\/+$/, ''));
+  const uris = files.filter((file) => existsSync(file)).flatMap((file) => debianArchives(readFileSync(file, 'utf8')));
   const main =
     process.env.DEBIAN_MIRROR ?? uris.find((uri) => uri.endsWith('/debian')) ?? 'http://deb.debian.org/debian';
   return { main, security: uris.find((uri) => uri.endsWith('/debian-security')) };
+}
+
+/**
+ * The archives of apt entries with Debian's `main` component, in one-line and deb822 form: a vendor's repository
+ * (Docker's is `…/linux/debian bookworm stable`) has none.
+ */
+function debianArchives(sources: string): string[] {
+  const urls = (text: string) => text.match(/\bhttps?:\/\/\S+/g) ?? [];
+  const oneLine = sources
+    .split('\n')
+    .filter((line) => /^\s*deb\s/.test(line) && /\smain(\s|$)/.test(line))
+    .flatMap(urls);
+  const deb822 = sources
+    .split(/\n\s*\n/)
+    .filter((block) => /^Components:.*\bmain\b/m.test(block))
+    .flatMap((block) => urls(/^URIs:(.*)$/m.exec(block)?.[1] ?? ''));
+  return [...oneLine, ...deb822].map((uri) => uri.replace(/\/+$/, ''));
 }
 
 /** The base image's name, made first unless it exists already (or `rebuild`). */

@@ -76,19 +76,26 @@ describe('dev-idp over HTTPS', () => {
 describe('the HTTPS settings', () => {
   it('reads the issuer and the certificate files from the environment', () => {
     const options = devIdpOptionsFromEnv({
-      DEV_IDP_PORT: '4443',
       DEV_IDP_ISSUER: 'https://localhost:4443',
       DEV_IDP_TLS_CERT_FILE: certificate.certFile,
       DEV_IDP_TLS_KEY_FILE: certificate.keyFile,
     });
     expect(options.issuer).toBe('https://localhost:4443');
+    expect(options.port).toBe(4443);
     expect(String(options.tls?.cert)).toBe(certificate.cert);
     expect(String(options.tls?.key)).toBe(certificate.key);
   });
 
-  it('names the missing certificate of an https issuer', () => {
+  it('names the missing or unreadable certificate of an https issuer, and a port the issuer contradicts', () => {
     expect(() => devIdpOptionsFromEnv({ DEV_IDP_ISSUER: 'https://localhost:4443' })).toThrow(
       /DEV_IDP_TLS_CERT_FILE: required for an https issuer/,
+    );
+    const tls = { DEV_IDP_TLS_CERT_FILE: join(dir, 'missing.pem'), DEV_IDP_TLS_KEY_FILE: certificate.keyFile };
+    expect(() => devIdpOptionsFromEnv({ DEV_IDP_ISSUER: 'https://localhost:4443', ...tls })).toThrow(
+      /DEV_IDP_TLS_CERT_FILE: cannot be read/,
+    );
+    expect(() => devIdpOptionsFromEnv({ DEV_IDP_ISSUER: 'http://localhost:4000', DEV_IDP_PORT: '4001' })).toThrow(
+      /DEV_IDP_PORT: differs from DEV_IDP_ISSUER's port 4000/,
     );
   });
 

@@ -8,7 +8,7 @@ export interface TestCertificate {
   keyFile: string;
   cert: string;
   key: string;
-  /** A fetch that trusts this certificate (and nothing else it was not already trusting). */
+  /** A fetch that trusts this certificate, and only it (`connect.ca` replaces the default trust store). */
   fetch: typeof fetch;
 }
 

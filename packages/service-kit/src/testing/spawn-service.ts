@@ -6,8 +6,10 @@ export interface SpawnedService {
   child: ChildProcess;
   /** Everything the process wrote so far, stdout and stderr interleaved. */
   output(): string;
+  /** What it wrote to stdout alone. */
+  stdout(): string;
   exited: Promise<number | null>;
-  /** SIGTERM, then the exit code. */
+  /** SIGTERM, SIGKILL if it has not exited 10 s later, then the exit code. */
   stop(): Promise<number | null>;
 }
 
@@ -46,6 +48,9 @@ export interface SpawnProcessOptions {
   logFile?: string;
 }
 
+/** How long a stopped service may take to exit before it is killed. */
+const STOP_GRACE_MS = 10_000;
+
 /** Runs any command as a service: its output kept (or written to `logFile`), stopped with SIGTERM. */
 export function spawnProcess(
   command: string,
@@ -62,8 +67,10 @@ export function spawnProcess(
   });
   if (fd !== undefined) closeSync(fd);
   let output = '';
+  let stdout = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
+    stdout += chunk;
   });
   child.stderr?.on('data', (chunk) => {
     output += chunk;
@@ -72,9 +79,15 @@ export function spawnProcess(
   return {
     child,
     output: () => (logFile === undefined ? output : readFileSync(logFile, 'utf8').slice(-20_000)),
+    stdout: () => stdout,
     exited,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(killer);
+      }
       return exited;
     },
   };
