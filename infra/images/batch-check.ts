@@ -5,13 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { createDatabase, dropDatabase } from '../../packages/db/src/databases';
+import { freePort } from '../../packages/service-kit/src/testing/free-port';
+import { deleteRedisKeys } from '../../packages/service-kit/src/testing/test-env';
 import { type Engine, run, say } from './engine';
 
 export interface Images {
@@ -58,7 +58,7 @@ export async function runBatchCheck(engine: Engine, images: Images): Promise<voi
     const databaseUrl = await createDatabase(serverUrl, database);
     undo.push(() => dropDatabase(serverUrl, database));
     const prefix = `renamer-images-${id}:`;
-    undo.push(() => deleteKeys(redisUrl, prefix));
+    undo.push(() => deleteRedisKeys(redisUrl, prefix));
     const storage = mkdtempSync(join(tmpdir(), 'renamer-images-storage-'));
     undo.push(() => rmSync(storage, { recursive: true, force: true }));
     chmodSync(storage, 0o777);
@@ -76,7 +76,7 @@ export async function runBatchCheck(engine: Engine, images: Images): Promise<voi
       .split('\n')
       .at(-1)!;
 
-    const [apiPort, workerPort, adminPort] = await freePorts(3);
+    const [apiPort, workerPort, adminPort] = [await freePort(), await freePort(), await freePort()];
     const api = `http://127.0.0.1:${apiPort}`;
     const shared = [
       'HOST=127.0.0.1',
@@ -208,30 +208,4 @@ async function checkHealthcheck(engine: Engine, image: string, container: string
 function logsOf(engine: Engine, container: string): string {
   const { stdout, stderr } = spawnSync(engine.name, ['logs', '--tail', '40', container], { encoding: 'utf8' });
   return `${stdout ?? ''}${stderr ?? ''}`.trimEnd();
-}
-
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  await Promise.all(
-    servers.map((server) => new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))),
-  );
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise<void>((closed) => server.close(() => closed()))));
-  return ports;
-}
-
-async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-  redis.on('error', () => {}); // connect() rejects with it
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }

