@@ -74,7 +74,6 @@ export function createProductionReplay(root: string) {
   const context = join(root, 'context');
   const home = join(root, 'build-home');
   mkdirSync(home, { recursive: true });
-  const log: string[] = [];
   /** What the folder held when `pnpm fetch` ran in it. */
   let fetchedFrom: string[] = [];
 
@@ -92,7 +91,6 @@ export function createProductionReplay(root: string) {
     command.replace(IMAGE_PATH, (_, before: string, path: string) => `${before}${hostPath(path, image)}`);
 
   function run(command: string, state: StageState) {
-    const started = Date.now();
     if (/\bpnpm fetch\b/.test(command)) fetchedFrom = readdirSync(state.cwd).sort();
     const result = spawnSync('/bin/sh', ['-c', command], {
       cwd: state.cwd,
@@ -102,7 +100,6 @@ export function createProductionReplay(root: string) {
       timeout: RUN_TIMEOUT_MS,
       ...(state.user !== 'root' && UNPRIVILEGED),
     });
-    log.push(`RUN ${command} (${Date.now() - started} ms)`);
     if (result.status !== 0) {
       const why = result.error ? String(result.error) : `exited with ${result.status}`;
       throw new Error(`RUN ${command}\n${why}:\n${result.stdout}\n${result.stderr}`);
@@ -142,7 +139,6 @@ export function createProductionReplay(root: string) {
       if (from && folder) linkTree(origin, into);
       else cpSync(origin, into, { recursive: true });
     }
-    log.push(`COPY ${instruction.args}`);
   }
 
   /** Replays `stages`; of those in `built` (already replayed) only what sets the state, not what writes files. */
@@ -188,8 +184,6 @@ export function createProductionReplay(root: string) {
   }
 
   return {
-    dockerfile,
-    log,
     /** The files of the folder `pnpm fetch` ran in, when it ran. */
     fetchedFrom: () => fetchedFrom,
 
