@@ -61,7 +61,9 @@ export type ImageMetadata = z.infer<typeof ImageMetadata>;
  * Where a tag comes from. The person's words: `keywords` (the batch's), `context` (the batch's free text),
  * `filename` (the uploaded name, unless a camera made it). The file's own metadata: `title`, `description`,
  * `file-keywords`, `camera`, `date`, `place` (GPS turned into a city offline; the coordinates are not kept). The
- * pixels: `text` (OCR), `objects` (the COCO detector), `colour`, `scene`. `llm`: the configured vision model.
+ * pixels: `text` (OCR), `objects` (the COCO detector), `colour`, `scene` (what the setting shows: sky, water),
+ * `composition` (what kind of picture it is: close-up, portrait, landscape, still life), `light` (golden hour,
+ * low light, backlit). `llm`: the configured vision model.
  */
 export const TAG_SOURCES = [
   'keywords',
@@ -77,6 +79,8 @@ export const TAG_SOURCES = [
   'objects',
   'colour',
   'scene',
+  'composition',
+  'light',
   'llm',
 ] as const;
 export const TagSource = z.enum(TAG_SOURCES);

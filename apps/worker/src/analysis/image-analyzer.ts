@@ -7,6 +7,10 @@ export interface AnalysisContext {
   /** The batch's free text ("handmade ceramic mugs for a coffee shop"). */
   context: string | null;
   locale: string;
+  /** The batch's naming template (`acme-{subject}-{seq:3}`), or null for `{subject}` alone. */
+  template?: string | null;
+  /** What the person asks of the vision model ("mention the product colour"); null when nothing. */
+  instructions?: string | null;
   /** The format the upload check found; a camera RAW is read through ExifTool and its preview. */
   format?: ImageFormat;
 }

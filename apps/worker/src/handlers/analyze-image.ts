@@ -135,6 +135,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           keywords: batch.keywords,
           context: batch.context,
           locale: batch.locale,
+          template: batch.template,
+          instructions: batch.instructions,
           format: image.metadata?.format,
         };
         const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));

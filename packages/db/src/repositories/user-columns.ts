@@ -13,6 +13,8 @@ export const userColumns = {
   bannedAt: users.bannedAt,
   banReason: users.banReason,
   stripeCustomerId: users.stripeCustomerId,
+  template: users.template,
+  instructions: users.instructions,
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
 };

@@ -17,6 +17,10 @@ export const batches = pgTable(
     keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
     /** What the person said about the whole batch ("handmade ceramic mugs for a coffee shop"). */
     context: text('context'),
+    /** The naming template in force for the batch (`acme-{subject}-{seq:3}`); null means `{subject}`. */
+    template: text('template'),
+    /** What the person asks of the vision model ("mention the product colour"). */
+    instructions: text('instructions'),
     total: integer('total').notNull().default(0),
     completedAt: timestamptz('completed_at'),
     createdAt: createdAt(),
@@ -28,5 +32,7 @@ export const batches = pgTable(
     index('batches_created_at_idx').on(table.createdAt),
     check('batches_total_non_negative', sql`${table.total} >= 0`),
     check('batches_context_length', sql`char_length(${table.context}) <= 500`),
+    check('batches_template_length', sql`char_length(${table.template}) <= 200`),
+    check('batches_instructions_length', sql`char_length(${table.instructions}) <= 500`),
   ],
 );

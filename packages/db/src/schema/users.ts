@@ -22,6 +22,9 @@ export const users = pgTable(
       .notNull()
       .default(sql`(date_trunc('month', now() at time zone 'UTC'))::date`),
     usageCount: integer('usage_count').notNull().default(0),
+    /** The account's default naming template and model instructions, copied into each new batch. */
+    template: text('template'),
+    instructions: text('instructions'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -33,5 +36,7 @@ export const users = pgTable(
     check('users_email_hash_format', sql`${table.emailHash} ~ '^[0-9a-f]{64}$'`),
     check('users_quota_non_negative', sql`${table.quota} >= 0`),
     check('users_usage_count_non_negative', sql`${table.usageCount} >= 0`),
+    check('users_template_length', sql`char_length(${table.template}) <= 200`),
+    check('users_instructions_length', sql`char_length(${table.instructions}) <= 500`),
   ],
 );

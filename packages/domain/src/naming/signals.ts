@@ -7,7 +7,7 @@ import { type Chunk, chunkOf, splitTokens, tokensOf } from './words';
  * necessarily its subject. `fallback`: said only when too little else is known (the batch's free-text
  * context describes the batch, not this picture; the date describes when, not what).
  */
-export type SignalRole = 'subject' | 'scene' | 'place' | 'colour' | 'fallback';
+export type SignalRole = 'subject' | 'scene' | 'place' | 'kind' | 'light' | 'colour' | 'fallback';
 
 export interface SignalPolicy {
   /** Lower ranks first: a name is filled from rank 0 on. */
@@ -37,9 +37,11 @@ export const NAME_SIGNALS: Readonly<Record<TagSource, SignalPolicy | null>> = {
   objects: { rank: 7, threshold: 0.5, role: 'subject' },
   scene: { rank: 8, threshold: 0.5, role: 'scene' },
   place: { rank: 9, threshold: 0.5, role: 'place' },
-  colour: { rank: 10, threshold: 0.5, role: 'colour' },
-  context: { rank: 11, threshold: 0, role: 'fallback' },
-  date: { rank: 12, threshold: 0.5, role: 'fallback' },
+  composition: { rank: 10, threshold: 0.5, role: 'kind' },
+  light: { rank: 11, threshold: 0.5, role: 'light' },
+  colour: { rank: 12, threshold: 0.5, role: 'colour' },
+  context: { rank: 13, threshold: 0, role: 'fallback' },
+  date: { rank: 14, threshold: 0.5, role: 'fallback' },
   camera: null,
 };
 
