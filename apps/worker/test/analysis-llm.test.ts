@@ -61,6 +61,76 @@ describe('the vision model in the analyser', () => {
     }
   });
 
+  it("gives the model the batch's instructions and template, and records the tokens its call used", async () => {
+    server.reply({
+      content: JSON.stringify({
+        titleWords: ['red', 'kite', 'blue', 'sky'],
+        tags: [],
+        altText: 'A red kite flying high in a clear blue sky.',
+      }),
+      usage: { prompt_tokens: 1234, completion_tokens: 56 },
+    });
+    const withWishes = {
+      ...context,
+      locale: 'en-GB',
+      keywords: ['kite festival'],
+      template: 'acme-{subject}-{seq:3}',
+      instructions: 'Mention the colour of the kite; British English please.',
+    };
+    const analysis = await analyzer().analyze(kite, withWishes);
+
+    const sent = JSON.stringify(server.requests.at(-1)!.messages);
+    expect(sent).toContain('<person_wishes>');
+    expect(sent).toContain('Mention the colour of the kite; British English please.');
+    expect(sent).toContain('acme-{subject}-{seq:3}');
+    expect(sent).toContain('kite festival');
+    expect(sent).toContain('British English (en-GB)');
+    expect(analysis.provenance.find((record) => record.step === 'llm')).toEqual({
+      step: 'llm',
+      source: 'OpenAI-compatible vision model vision-test-model',
+      outcome: 'ok',
+      durationMs: expect.any(Number),
+      tokens: { prompt: 1234, completion: 56 },
+    });
+    // The model read the instructions: nothing says they went unused.
+    expect(analysis.provenance.map((record) => record.step)).not.toContain('instructions');
+  });
+
+  it('keeps the tokens of an answer it could not use, and leaves them out when the server counts none', async () => {
+    server.reply({ content: '{"titleWords": ["kite"]}', usage: { prompt_tokens: 900, completion_tokens: 7 } });
+    const failed = await analyzer().analyze(kite, context);
+    expect(failed.provenance.find((record) => record.step === 'llm')).toMatchObject({
+      outcome: 'failed',
+      tokens: { prompt: 900, completion: 7 },
+    });
+
+    server.reply({
+      content: JSON.stringify({ titleWords: ['red', 'kite', 'sky'], tags: [], altText: 'A red kite in the sky.' }),
+      usage: null,
+    });
+    const uncounted = await analyzer().analyze(kite, context);
+    expect(uncounted.provenance.find((record) => record.step === 'llm')).toMatchObject({ outcome: 'ok' });
+    expect(uncounted.provenance.find((record) => record.step === 'llm')).not.toHaveProperty('tokens');
+  });
+
+  it('says the instructions went unread when the llm-analysis flag switched the model off', async () => {
+    const requests = server.requests.length;
+    const switchedOff = createImageAnalyzer(toolkit, {
+      steps: new Set(['pixels', 'llm'] as const),
+      llmTimeoutMs: 5_000,
+      llmEnabled: async () => false,
+    });
+    const analysis = await switchedOff.analyze(kite, { ...context, instructions: 'mention the kite colour' });
+
+    expect(server.requests).toHaveLength(requests);
+    expect(analysis.provenance.at(-1)).toEqual({
+      step: 'instructions',
+      source: 'the vision model is switched off (llm-analysis flag)',
+      outcome: 'skipped',
+      durationMs: 0,
+    });
+  });
+
   it('falls back to the local tags when the model answers nonsense, and says so', async () => {
     server.reply({ content: 'Sure! Here is a kite {not json' });
     const analysis = await analyzer().analyze(kite, context);
@@ -73,5 +143,39 @@ describe('the vision model in the analyser', () => {
     // The alt text the local tags give.
     expect(named.altText).toBe(altText(named.tags, { filenameWords: named.words, locale: 'en' }));
     expect(named.altText).toBeTruthy();
+  });
+});
+
+describe('instructions without a vision model', () => {
+  let local: VisionToolkit;
+  beforeAll(() => {
+    local = createVisionToolkit({
+      ocrCachePath: join(testDir('analysis-no-llm'), 'ocr'),
+      safetyThreshold: 0.7,
+      llm: null,
+    });
+  });
+  afterAll(() => local?.close());
+
+  it("records on the image that the person's instructions were not used, and why", async () => {
+    const analyzer = createImageAnalyzer(local, { steps: new Set(['pixels', 'llm'] as const), llmTimeoutMs: 5_000 });
+    const analysis = await analyzer.analyze(kite, { ...context, instructions: 'mention the kite colour' });
+
+    expect(analysis.provenance).toContainEqual({
+      step: 'instructions',
+      source: 'no vision model configured',
+      outcome: 'skipped',
+      durationMs: 0,
+    });
+    // The local analyser named the image all the same.
+    expect(nameImage(analysis, context).words.length).toBeGreaterThan(0);
+  });
+
+  it('records nothing of the kind when there were no instructions', async () => {
+    const analyzer = createImageAnalyzer(local, { steps: new Set(['pixels'] as const), llmTimeoutMs: 0 });
+    for (const instructions of [null, undefined, '   ']) {
+      const analysis = await analyzer.analyze(kite, { ...context, instructions });
+      expect(analysis.provenance.map((record) => record.outcome)).not.toContain('skipped');
+    }
   });
 });

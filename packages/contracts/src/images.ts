@@ -138,8 +138,14 @@ export const AnalysisStepRecord = z.object({
   step: z.string(),
   /** Where the step's signals come from (the file's header, a model and its version, a provider). */
   source: z.string(),
-  outcome: z.enum(['ok', 'failed', 'timed-out']),
+  /**
+   * `skipped`: the step did not run and its record says why in `source` (instructions given with no vision model
+   * to read them); it is no failure.
+   */
+  outcome: z.enum(['ok', 'failed', 'timed-out', 'skipped']),
   durationMs: z.number().int().min(0),
+  /** What a call to a vision model used, as its server reported it (absent when it reported nothing). */
+  tokens: z.object({ prompt: z.number().int().min(0), completion: z.number().int().min(0) }).optional(),
 });
 export type AnalysisStepRecord = z.infer<typeof AnalysisStepRecord>;
 

@@ -11,9 +11,17 @@ export type LlmFailure =
   | 'invalid_answer'
   | 'unexpected';
 
+/** The tokens one call used, as the server reported them (OpenAI's `usage`). */
+export interface LlmUsage {
+  prompt: number;
+  completion: number;
+}
+
 /** A failed call to the model. The message names the operation, the endpoint and the cause, never the API key. */
 export class LlmError extends Error {
   override name = 'LlmError';
+  /** Set when the model answered (and its tokens are billed) but the answer was not usable. */
+  usage?: LlmUsage;
   constructor(
     readonly operation: LlmOperation,
     readonly failure: LlmFailure,
@@ -27,6 +35,12 @@ export class LlmError extends Error {
 /** The model answered, but not with what was asked. */
 export class LlmAnswerError extends Error {
   override name = 'LlmAnswerError';
+  constructor(
+    message: string,
+    readonly usage?: LlmUsage,
+  ) {
+    super(message);
+  }
 }
 
 export interface FailureContext {
@@ -57,7 +71,11 @@ export function toLlmError(error: unknown, context: FailureContext): LlmError {
       status,
     );
 
-  if (error instanceof LlmAnswerError) return fail('invalid_answer', error.message);
+  if (error instanceof LlmAnswerError) {
+    const failure = fail('invalid_answer', error.message);
+    if (error.usage) failure.usage = error.usage;
+    return failure;
+  }
   if (context.signal?.aborted) return fail('aborted', 'cancelled by the caller');
   if (context.deadline.aborted || error instanceof APIConnectionTimeoutError) {
     return fail('timeout', `no answer within ${context.timeoutMs} ms`);

@@ -4,7 +4,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { z } from 'zod';
 import { DescribeImageAnswer, describeIssues, EnhanceKeywordsAnswer, SuggestKeywordsAnswer } from './answers';
 import type { LlmConfig } from './env';
-import { LlmAnswerError, type LlmOperation, toLlmError } from './errors';
+import { LlmAnswerError, type LlmOperation, type LlmUsage, toLlmError } from './errors';
 import { parseJsonObject } from './json-answer';
 import {
   describeImageMessages,
@@ -20,6 +20,8 @@ export interface ImageDescription {
   titleWords: string[];
   tags: VisionTag[];
   altText: string;
+  /** The tokens the call used; absent when the server reports none. */
+  usage?: LlmUsage;
 }
 
 export interface EnhancedKeywords {
@@ -83,7 +85,7 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
     messages: ChatCompletionMessageParam[],
     answer: S,
     signal: AbortSignal | undefined,
-  ): Promise<z.infer<S>> {
+  ): Promise<{ answer: z.infer<S>; usage: LlmUsage | undefined }> {
     const started = Date.now();
     const deadline = new AbortController();
     let release: (() => void) | undefined;
@@ -102,12 +104,15 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
         { signal: stop },
       );
       const completion = await untilAborted(request, stop);
+      const usage = usageOf(completion.usage);
       const content = completion.choices[0]?.message?.content;
-      if (!content) throw new LlmAnswerError('the answer has no content');
+      if (!content) throw new LlmAnswerError('the answer has no content', usage);
       const parsed = answer.safeParse(parseJsonObject(content));
-      if (!parsed.success) throw new LlmAnswerError(`the answer does not fit: ${describeIssues(parsed.error)}`);
-      logger?.debug({ operation, model: config.model, ms: Date.now() - started }, 'llm answered');
-      return parsed.data;
+      if (!parsed.success) {
+        throw new LlmAnswerError(`the answer does not fit: ${describeIssues(parsed.error)}`, usage);
+      }
+      logger?.debug({ operation, model: config.model, ms: Date.now() - started, usage }, 'llm answered');
+      return { answer: parsed.data, usage };
     } catch (error) {
       const failure = toLlmError(error, { ...config, operation, deadline: deadline.signal, signal });
       logger?.warn({ operation, failure: failure.failure, ms: Date.now() - started }, failure.message);
@@ -121,23 +126,37 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
   return {
     model: config.model,
     async describeImage({ jpeg, signals }, signal) {
-      const answer = await ask('describeImage', describeImageMessages(jpeg, signals), DescribeImageAnswer, signal);
+      const { answer, usage } = await ask(
+        'describeImage',
+        describeImageMessages(jpeg, signals),
+        DescribeImageAnswer,
+        signal,
+      );
       return {
         titleWords: answer.titleWords,
         tags: answer.tags
           .filter((tag) => tag.confidence >= LLM_TAG_MIN_CONFIDENCE)
           .map((tag) => ({ label: tag.label, confidence: tag.confidence, source: 'llm' as const })),
         altText: answer.altText,
+        ...(usage && { usage }),
       };
     },
-    enhanceKeywords(input, signal) {
-      return ask('enhanceKeywords', enhanceKeywordsMessages(input), EnhanceKeywordsAnswer, signal);
+    async enhanceKeywords(input, signal) {
+      return (await ask('enhanceKeywords', enhanceKeywordsMessages(input), EnhanceKeywordsAnswer, signal)).answer;
     },
     async suggestKeywords(input, signal) {
-      const answer = await ask('suggestKeywords', suggestKeywordsMessages(input), SuggestKeywordsAnswer, signal);
+      const { answer } = await ask('suggestKeywords', suggestKeywordsMessages(input), SuggestKeywordsAnswer, signal);
       return answer.keywords;
     },
   };
+}
+
+/** OpenAI's `usage`, when the server sent one with whole non-negative counts (some servers leave it out). */
+function usageOf(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined): LlmUsage | undefined {
+  const count = (value: unknown) => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null);
+  const prompt = count(usage?.prompt_tokens);
+  const completion = count(usage?.completion_tokens);
+  return prompt === null || completion === null ? undefined : { prompt, completion };
 }
 
 /**

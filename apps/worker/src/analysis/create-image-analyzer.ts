@@ -8,6 +8,7 @@ import { objectsStep } from './steps/objects-step';
 import { pixelsStep } from './steps/pixels-step';
 import { safetyStep } from './steps/safety-step';
 import { textStep } from './steps/text-step';
+import { withVisionModelRecords } from './vision-model-records';
 import type { VisionToolkit } from './vision-toolkit';
 
 /**
@@ -28,5 +29,7 @@ export function createImageAnalyzer(
     llm: toolkit.llm ? { ...llmStep(toolkit.llm, options.llmTimeoutMs), enabled: options.llmEnabled } : null,
   };
   const chosen = OPTIONAL_STEPS.flatMap((name) => (options.steps.has(name) && steps[name] ? [steps[name]] : []));
-  return createStepPipeline([metadataStep, ...chosen]);
+  // The model's tokens on its record, and a record of instructions no model read.
+  const setup = { configured: toolkit.llm !== null, chosen: options.steps.has('llm') };
+  return withVisionModelRecords(createStepPipeline([metadataStep, ...chosen]), setup);
 }

@@ -5,8 +5,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the server answers to one request: a completion with this content, or an error status. */
 export type FakeReply =
-  | { content: string; delayMs?: number }
+  | { content: string; delayMs?: number; usage?: FakeUsage | null }
   | { status: number; retryAfterSeconds?: number; delayMs?: number };
+
+/**
+ * The token counts a completion reports. By default they are estimated from the request and the answer (about four
+ * characters a token); `null` sends no `usage`, as some OpenAI-compatible servers do.
+ */
+export interface FakeUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 
 /** A chat message as sent: `content` is a string or a list of parts (`text`, `image_url`). */
 export interface RecordedMessage {
@@ -85,6 +94,13 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       return sendError(res, next.status, { retryAfterSeconds: next.retryAfterSeconds, message });
     }
     completions += 1;
+    const usage =
+      next.usage === undefined
+        ? {
+            prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4),
+            completion_tokens: Math.ceil(next.content.length / 4),
+          }
+        : next.usage;
     sendJson(res, 200, {
       id: `chatcmpl-fake${completions}`,
       object: 'chat.completion',
@@ -98,11 +114,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
           finish_reason: 'stop',
         },
       ],
-      usage: {
-        prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4),
-        completion_tokens: Math.ceil(next.content.length / 4),
-        total_tokens: Math.ceil(JSON.stringify(body.messages).length / 4) + Math.ceil(next.content.length / 4),
-      },
+      ...(usage && { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
     });
   });
   server.listen(0, '127.0.0.1');

@@ -1,6 +1,7 @@
 export {
   type FakeOpenAiServer,
   type FakeReply,
+  type FakeUsage,
   type RecordedMessage,
   type RecordedRequest,
   startFakeOpenAiServer,
