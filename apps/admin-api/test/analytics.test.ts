@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Json } from '@renamer/api/testing';
+import type { AnalysisStepRecord } from '@renamer/contracts';
 import { batches, filenameHistory, images, payments, users } from '@renamer/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminStack, signedIn, startAdminStack, userWithApiKey } from './support/admin-stack';
@@ -10,6 +11,20 @@ let stack: AdminStack;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** Seeded in March 2020, long before anyone the tests sign in. */
 const at = (day: number, hour = 12, minute = 0) => new Date(Date.UTC(2020, 2, day, hour, minute));
+
+const header: AnalysisStepRecord = { step: 'metadata', source: 'file header (sharp)', outcome: 'ok', durationMs: 3 };
+const modelCall: AnalysisStepRecord = {
+  step: 'llm',
+  source: 'OpenAI-compatible vision model qwen2.5vl:3b',
+  outcome: 'ok',
+  durationMs: 2400,
+};
+const unreadInstructions: AnalysisStepRecord = {
+  step: 'instructions',
+  source: 'no vision model configured',
+  outcome: 'skipped',
+  durationMs: 0,
+};
 
 beforeAll(async () => {
   // Its own database: the counts below are of the whole database.
@@ -34,9 +49,16 @@ beforeAll(async () => {
       { userId: max!.id, total: 1, createdAt: at(12) },
     ])
     .returning();
-  const image = (batchId: string, userId: string, status: 'ready' | 'failed' | 'approved', createdAt: Date) => {
+  const image = (
+    batchId: string,
+    userId: string,
+    status: 'ready' | 'failed' | 'approved',
+    createdAt: Date,
+    analysisSteps: AnalysisStepRecord[] = [],
+  ) => {
     const id = randomUUID();
     return {
+      analysisSteps,
       id,
       batchId,
       userId,
@@ -52,10 +74,12 @@ beforeAll(async () => {
   const [named, , approved] = await db
     .insert(images)
     .values([
-      image(first!.id, pro!.id, 'ready', at(10)),
+      // The step records as the worker stores them: the model answered; a failed image keeps none; instructions
+      // went unread (no model); the model timed out.
+      image(first!.id, pro!.id, 'ready', at(10), [header, { ...modelCall, tokens: { prompt: 1200, completion: 40 } }]),
       image(first!.id, pro!.id, 'failed', at(10)),
-      image(first!.id, pro!.id, 'approved', at(10)),
-      image(second!.id, max!.id, 'ready', at(20)),
+      image(first!.id, pro!.id, 'approved', at(10), [header, unreadInstructions]),
+      image(second!.id, max!.id, 'ready', at(20), [header, { ...modelCall, outcome: 'timed-out', durationMs: 60_000 }]),
     ])
     .returning();
   await db.insert(filenameHistory).values([
@@ -98,6 +122,14 @@ describe('GET /api/admin/analytics', () => {
       users: { total: 3, new: 2 },
       batches: 1,
       images: { uploaded: 3, processed: 2, failed: 1, averageProcessingSeconds: 120 },
+      visionModel: {
+        calls: 1,
+        tokens: { prompt: 1200, completion: 40 },
+        failures: 0,
+        timedOut: 0,
+        fallbacks: 1,
+        instructionsUnused: 1,
+      },
       revenue: [{ currency: 'eur', amount: 900 + 1400 }],
       rejections: [
         { code: 'file_too_large', count: 2 },
@@ -124,6 +156,27 @@ describe('GET /api/admin/analytics', () => {
         revenue: [{ currency: 'eur', amount: 1400 }],
       },
     ]);
+  });
+
+  it("sums the vision model's calls, tokens, failures and fall-backs over the images uploaded in the range", async () => {
+    const { body } = await analytics('from=2020-03-10&to=2020-03-21');
+    expect(body.visionModel).toEqual({
+      calls: 2,
+      tokens: { prompt: 1200, completion: 40 },
+      failures: 1,
+      timedOut: 1,
+      fallbacks: 2,
+      instructionsUnused: 1,
+    });
+    const { body: before } = await analytics('from=2020-02-01&to=2020-03-01');
+    expect(before.visionModel).toEqual({
+      calls: 0,
+      tokens: { prompt: 0, completion: 0 },
+      failures: 0,
+      timedOut: 0,
+      fallbacks: 0,
+      instructionsUnused: 0,
+    });
   });
 
   it('counts the files the API refuses, by code, on the day they were refused', async () => {

@@ -59,6 +59,22 @@ export const AnalyticsResponse = z.object({
       .nullable()
       .describe('From upload to the analyser’s proposal, over the uploaded images that have one.'),
   }),
+  visionModel: z
+    .object({
+      calls: count.describe(
+        'Images whose analysis asked the vision model (one call each; the SDK’s retries not counted).',
+      ),
+      tokens: z
+        .object({ prompt: count, completion: count })
+        .describe('Summed as each call’s server reported them (its `usage`), answers that did not fit included.'),
+      failures: count.describe('Calls that failed (an error, or an answer that did not fit) or timed out.'),
+      timedOut: count.describe('Of the failures, those that ran out of time.'),
+      fallbacks: count.describe(
+        'Analysed images the local analyser named alone: the model failed, timed out, was switched off or is not configured.',
+      ),
+      instructionsUnused: count.describe('Images whose batch had instructions that no vision model read.'),
+    })
+    .describe('The vision model over the images uploaded in the range, from each image’s analysis steps.'),
   revenue: z.array(CurrencyAmount),
   rejections: z
     .array(z.object({ code: z.string(), count }))

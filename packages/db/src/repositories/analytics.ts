@@ -21,6 +21,19 @@ export interface RejectionCount {
   count: number;
 }
 
+/** The vision model's share of the analysis, from the `llm` and `instructions` records in `images.analysis_steps`. */
+export interface VisionModelUse {
+  calls: number;
+  tokens: { prompt: number; completion: number };
+  /** Failed or timed out. */
+  failures: number;
+  timedOut: number;
+  /** Analysed images without an answered `llm` record: named by the local analyser alone. */
+  fallbacks: number;
+  /** Images with a skipped `instructions` record. */
+  instructionsUnused: number;
+}
+
 export interface AnalyticsSummary {
   users: { total: number; new: number; byPlan: Record<Plan, number> };
   batches: number;
@@ -31,6 +44,7 @@ export interface AnalyticsSummary {
     /** From upload to the analyser's first proposal, over the images of the range that have one; null for none. */
     averageProcessingSeconds: number | null;
   };
+  visionModel: VisionModelUse;
   revenue: CurrencyAmount[];
   /** Files refused at upload by problem code, most frequent first. */
   rejections: RejectionCount[];
@@ -63,6 +77,57 @@ function daysOf(range: AnalyticsRange) {
   return and(gte(uploadRejections.day, first), lte(uploadRejections.day, last));
 }
 
+/**
+ * Summed in SQL over the jsonb step records of the images uploaded in the range (each analysed image keeps
+ * the records of its last analysis; one `llm` record per call).
+ */
+async function visionModelUse(q: Database | Executor, range: AnalyticsRange): Promise<VisionModelUse> {
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  const inRange = sql`${images.createdAt} >= ${from}::timestamptz and ${images.createdAt} < ${to}::timestamptz`;
+  const [row] = await q.execute<{
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    failures: number;
+    timedOut: number;
+    instructionsUnused: number;
+    fallbacks: number;
+  }>(sql`
+    with records as (
+      select record
+      from ${images} cross join lateral jsonb_array_elements(${images.analysisSteps}) as steps(record)
+      where ${inRange}
+    )
+    select
+      count(*) filter (where record ->> 'step' = 'llm')::integer as "calls",
+      coalesce(sum((record -> 'tokens' ->> 'prompt')::bigint) filter (where record ->> 'step' = 'llm'), 0)::float8
+        as "promptTokens",
+      coalesce(sum((record -> 'tokens' ->> 'completion')::bigint) filter (where record ->> 'step' = 'llm'), 0)::float8
+        as "completionTokens",
+      count(*) filter (where record ->> 'step' = 'llm' and record ->> 'outcome' in ('failed', 'timed-out'))::integer
+        as "failures",
+      count(*) filter (where record ->> 'step' = 'llm' and record ->> 'outcome' = 'timed-out')::integer as "timedOut",
+      count(*) filter (where record ->> 'step' = 'instructions' and record ->> 'outcome' = 'skipped')::integer
+        as "instructionsUnused",
+      (
+        select count(*)::integer from ${images}
+        where ${inRange}
+          and jsonb_array_length(${images.analysisSteps}) > 0
+          and not ${images.analysisSteps} @> '[{"step": "llm", "outcome": "ok"}]'::jsonb
+      ) as "fallbacks"
+    from records
+  `);
+  return {
+    calls: row?.calls ?? 0,
+    tokens: { prompt: row?.promptTokens ?? 0, completion: row?.completionTokens ?? 0 },
+    failures: row?.failures ?? 0,
+    timedOut: row?.timedOut ?? 0,
+    fallbacks: row?.fallbacks ?? 0,
+    instructionsUnused: row?.instructionsUnused ?? 0,
+  };
+}
+
 export function createAnalyticsRepository(db: Database) {
   return {
     async summary(range: AnalyticsRange, tx?: Executor): Promise<AnalyticsSummary> {
@@ -72,47 +137,49 @@ export function createAnalyticsRepository(db: Database) {
         .from(filenameHistory)
         .where(and(sql`${filenameHistory.imageId} = ${images.id}`, sql`${filenameHistory.source} = 'proposal'`))
         .as('first_proposal');
-      const [userCounts, planCounts, [batchCount], [imageCounts], [timing], revenue, rejections] = await Promise.all([
-        q
-          .select({
-            total: count(),
-            new: sql<number>`(count(*) filter (where ${users.createdAt} >= ${range.from.toISOString()}::timestamptz))::integer`,
-          })
-          .from(users)
-          .where(lt(users.createdAt, range.to)),
-        q.select({ plan: users.plan, count: count() }).from(users).groupBy(users.plan),
-        q.select({ count: count() }).from(batches).where(createdWithin(batches.createdAt, range)),
-        q
-          .select({
-            uploaded: count(),
-            processed: sql<number>`(count(*) filter (where ${images.status} in ('ready', 'approved')))::integer`,
-            failed: sql<number>`(count(*) filter (where ${images.status} = 'failed'))::integer`,
-          })
-          .from(images)
-          .where(createdWithin(images.createdAt, range)),
-        q
-          .select({
-            seconds: sql<number | null>`avg(extract(epoch from ${firstProposal.at} - ${images.createdAt}))::float8`,
-          })
-          .from(images)
-          .innerJoinLateral(firstProposal, sql`${firstProposal.at} is not null`)
-          .where(createdWithin(images.createdAt, range)),
-        q
-          .select({
-            currency: payments.currency,
-            amount: sql<number>`(sum(${payments.amount} - ${payments.refundedAmount}))::float8`,
-          })
-          .from(payments)
-          .where(and(createdWithin(payments.createdAt, range), inArray(payments.status, PAID_STATUSES)))
-          .groupBy(payments.currency)
-          .orderBy(payments.currency),
-        q
-          .select({ code: uploadRejections.code, count: sql<number>`sum(${uploadRejections.count})::integer` })
-          .from(uploadRejections)
-          .where(daysOf(range))
-          .groupBy(uploadRejections.code)
-          .orderBy(desc(sql`sum(${uploadRejections.count})`), uploadRejections.code),
-      ]);
+      const [userCounts, planCounts, [batchCount], [imageCounts], [timing], revenue, rejections, visionModel] =
+        await Promise.all([
+          q
+            .select({
+              total: count(),
+              new: sql<number>`(count(*) filter (where ${users.createdAt} >= ${range.from.toISOString()}::timestamptz))::integer`,
+            })
+            .from(users)
+            .where(lt(users.createdAt, range.to)),
+          q.select({ plan: users.plan, count: count() }).from(users).groupBy(users.plan),
+          q.select({ count: count() }).from(batches).where(createdWithin(batches.createdAt, range)),
+          q
+            .select({
+              uploaded: count(),
+              processed: sql<number>`(count(*) filter (where ${images.status} in ('ready', 'approved')))::integer`,
+              failed: sql<number>`(count(*) filter (where ${images.status} = 'failed'))::integer`,
+            })
+            .from(images)
+            .where(createdWithin(images.createdAt, range)),
+          q
+            .select({
+              seconds: sql<number | null>`avg(extract(epoch from ${firstProposal.at} - ${images.createdAt}))::float8`,
+            })
+            .from(images)
+            .innerJoinLateral(firstProposal, sql`${firstProposal.at} is not null`)
+            .where(createdWithin(images.createdAt, range)),
+          q
+            .select({
+              currency: payments.currency,
+              amount: sql<number>`(sum(${payments.amount} - ${payments.refundedAmount}))::float8`,
+            })
+            .from(payments)
+            .where(and(createdWithin(payments.createdAt, range), inArray(payments.status, PAID_STATUSES)))
+            .groupBy(payments.currency)
+            .orderBy(payments.currency),
+          q
+            .select({ code: uploadRejections.code, count: sql<number>`sum(${uploadRejections.count})::integer` })
+            .from(uploadRejections)
+            .where(daysOf(range))
+            .groupBy(uploadRejections.code)
+            .orderBy(desc(sql`sum(${uploadRejections.count})`), uploadRejections.code),
+          visionModelUse(q, range),
+        ]);
       const byPlan = Object.fromEntries(PLANS.map((plan) => [plan, 0])) as Record<Plan, number>;
       for (const row of planCounts) byPlan[row.plan] = row.count;
       return {
@@ -124,10 +191,14 @@ export function createAnalyticsRepository(db: Database) {
           failed: imageCounts?.failed ?? 0,
           averageProcessingSeconds: timing?.seconds ?? null,
         },
+        visionModel,
         revenue,
         rejections,
       };
     },
+
+    /** The vision model's calls, tokens, failures and fall-backs over the images uploaded in the range. */
+    visionModelUse: (range: AnalyticsRange, tx?: Executor) => visionModelUse(tx ?? db, range),
 
     /** One row per UTC day of the range, zeros included. */
     async dailyActivity(range: AnalyticsRange, tx?: Executor): Promise<DailyActivity[]> {

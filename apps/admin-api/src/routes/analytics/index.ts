@@ -7,7 +7,7 @@ export interface AnalyticsRoutesOptions {
   analytics: AnalyticsRepository;
 }
 
-/** The service's activity over a range, aggregated by the database (three statements' worth of work). */
+/** The service's activity over a range, aggregated by the database (four statements' worth of work). */
 export async function analyticsRoutes(app: FastifyInstance, { analytics }: AnalyticsRoutesOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/analytics',
@@ -15,7 +15,7 @@ export async function analyticsRoutes(app: FastifyInstance, { analytics }: Analy
       schema: {
         tags: ['analytics'],
         operationId: 'getAnalytics',
-        summary: 'Users, batches, images, revenue, upload rejections and a daily series over a range',
+        summary: 'Users, batches, images, the vision model, revenue, upload rejections and a daily series over a range',
         querystring: AnalyticsQuery,
         response: { 200: AnalyticsResponse },
       },
