@@ -81,7 +81,7 @@ describe('analyze-image', () => {
     ]);
   });
 
-  it('claims the image, analyses its object and records a name from the batch keywords', async () => {
+  it('claims the image, analyses its object and records a name from the batch keywords, completed to three words', async () => {
     const { batch, images } = await world.uploadBatch(
       [{ name: 'IMG_0001.png', bytes: await photo('png', 1, 60, 40) }],
       {
@@ -91,14 +91,14 @@ describe('analyze-image', () => {
     const [image] = images;
 
     expect(await handler().handle({ imageId: image!.id, batchId: batch.id }, attempt)).toEqual({
-      filename: 'red-shoes.png',
+      filename: 'red-shoes-horizontal-format.png',
     });
 
     const row = await imageRow(image!.id);
     expect(row).toMatchObject({
       status: 'ready',
-      filename: 'red-shoes.png',
-      proposedFilename: 'red-shoes.png',
+      filename: 'red-shoes-horizontal-format.png',
+      proposedFilename: 'red-shoes-horizontal-format.png',
       visionTags: [{ label: 'red shoes', source: 'keywords', confidence: 1 }],
       seo: {
         score: expect.any(Number),
@@ -113,7 +113,7 @@ describe('analyze-image', () => {
     // Finished by its process-batch job, once the batch is named as a whole.
     expect((await world.repositories.batches.findById(batch.id))?.status).toBe('processing');
     expect(await world.repositories.filenameHistory.listForImage(image!.id)).toMatchObject([
-      { oldFilename: null, newFilename: 'red-shoes.png', source: 'proposal', by: null },
+      { oldFilename: null, newFilename: 'red-shoes-horizontal-format.png', source: 'proposal', by: null },
     ]);
   });
 
@@ -131,16 +131,16 @@ describe('analyze-image', () => {
     const racing = handler({
       images: {
         ...realImages,
-        // The first read sees no name taken; the other worker writes `beach.png` before this one does.
+        // The first read sees no name taken; the other worker writes `beach-square-format.png` before this one does.
         filenamesStartingWith: async (...args) => {
           const taken = await realImages.filenamesStartingWith(...args);
           if (!raced) {
             raced = true;
             await realImages.changeFilename(theirs!.id, {
-              filename: 'beach.png',
+              filename: 'beach-square-format.png',
               source: 'proposal',
               by: null,
-              set: { proposedFilename: 'beach.png' },
+              set: { proposedFilename: 'beach-square-format.png' },
             });
           }
           return taken;
@@ -149,13 +149,13 @@ describe('analyze-image', () => {
     });
 
     expect(await racing.handle({ imageId: mine!.id, batchId: batch.id }, attempt)).toEqual({
-      filename: 'beach-2.png',
+      filename: 'beach-square-format-2.png',
     });
-    expect((await imageRow(mine!.id)).filename).toBe('beach-2.png');
-    expect((await imageRow(theirs!.id)).filename).toBe('beach.png');
+    expect((await imageRow(mine!.id)).filename).toBe('beach-square-format-2.png');
+    expect((await imageRow(theirs!.id)).filename).toBe('beach-square-format.png');
     // The lost race left no trace: one history row, for the name the image got.
     expect((await world.repositories.filenameHistory.listForImage(mine!.id)).map((entry) => entry.newFilename)).toEqual(
-      ['beach-2.png'],
+      ['beach-square-format-2.png'],
     );
   });
 
@@ -253,15 +253,23 @@ describe('analyze-image', () => {
     expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'queued', filename: null });
   });
 
-  it('keeps the uploaded name, made safe, when nothing honest can be said of the picture', async () => {
+  it("never keeps a camera's name: with nothing else known, the frame's shape and the month name the picture", async () => {
     const { batch, images } = await world.uploadBatch([
       { name: 'IMG_0042.PNG', bytes: await photo('png', 10, 20, 20) },
     ]);
+    const uploaded = (await imageRow(images[0]!.id)).createdAt;
+    const month = uploaded.toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+    const year = uploaded.getUTCFullYear();
 
     expect(await handler().handle({ imageId: images[0]!.id, batchId: batch.id }, attempt)).toEqual({
-      filename: 'img-0042.png',
+      filename: `square-format-${month.toLowerCase()}-${year}.png`,
     });
-    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'ready', altText: null, visionTags: [] });
+    const row = await imageRow(images[0]!.id);
+    expect(row).toMatchObject({ status: 'ready', altText: `A square picture from ${month} ${year}.`, visionTags: [] });
+    expect(row.seo!.score).toBeLessThan(80);
+    expect(row.seo!.reasons).toContainEqual(
+      expect.objectContaining({ rule: 'descriptive', passed: false, detail: expect.stringContaining('vision model') }),
+    );
   });
 
   it('names a real photograph from its pixels, the batch keywords and context, with score, safety, hash and alt text', async () => {

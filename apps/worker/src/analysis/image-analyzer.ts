@@ -11,6 +11,9 @@ export interface AnalysisContext {
   template?: string | null;
   /** What the person asks of the vision model ("mention the product colour"); null when nothing. */
   instructions?: string | null;
+  /** When the file was uploaded, and its position in the upload from 1: a template's `{date}` and `{seq}`. */
+  uploadedAt?: Date;
+  seq?: number;
   /** The format the upload check found; a camera RAW is read through ExifTool and its preview. */
   format?: ImageFormat;
 }

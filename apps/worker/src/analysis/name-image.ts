@@ -1,33 +1,75 @@
 import type { VisionTag } from '@renamer/contracts';
-import { altText, originalAsFilename, personTags, proposeName } from '@renamer/domain';
+import type { Image } from '@renamer/db';
+import {
+  altText,
+  fixedShape,
+  type ImageFacts,
+  type NameShape,
+  originalAsFilename,
+  parseTemplate,
+  personTags,
+  proposeName,
+} from '@renamer/domain';
 import type { Analysis, AnalysisContext } from './image-analyzer';
 
 export interface ImageName {
   /** Everything the name was chosen from: the person's words and every step's tags. */
   tags: VisionTag[];
   filename: string;
-  /** The words chosen to describe the picture; none when the uploaded name was kept. */
+  /** What may be cut to make the name unique in its batch. */
+  shape: NameShape;
+  /** The words of the name. */
   words: string[];
-  altText: string | null;
+  altText: string;
+}
+
+/** What the file and its upload say of the image besides its tags: a template's tokens and a name's last words. */
+export function imageFacts(analysis: Pick<Analysis, 'metadata'>, context: AnalysisContext): ImageFacts {
+  return storedFacts({ ...context, metadata: analysis.metadata, createdAt: context.uploadedAt }, context.seq);
+}
+
+/** The facts of an image already analysed, as stored, at position `seq` of its batch. */
+export function storedFacts(
+  image: Pick<Image, 'originalFilename' | 'metadata'> & { createdAt?: Date },
+  seq: number | undefined,
+): ImageFacts {
+  const metadata = image.metadata;
+  return {
+    originalFilename: image.originalFilename,
+    width: metadata?.width,
+    height: metadata?.height,
+    orientation: metadata?.orientation,
+    capturedAt: metadata?.exif?.dateTimeOriginal,
+    camera: metadata?.exif,
+    uploadedAt: image.createdAt,
+    seq,
+  };
 }
 
 /**
- * The image's proposal from its analysis and the person's words. When nothing honest can be said of the
- * picture, the uploaded name made safe stands rather than a guess.
+ * The image's proposal from its analysis and the person's words, in the batch's template. Always a name within
+ * the rules: when little is known, the frame's shape and the month complete it (never a camera's name); and
+ * always an alt text.
  */
 export function nameImage(analysis: Analysis, context: AnalysisContext): ImageName {
-  const { originalFilename, keywords, locale } = context;
+  const { keywords, locale } = context;
   const tags = [
-    ...personTags({ keywords, context: context.context, originalFilename, locale }),
+    ...personTags({ keywords, context: context.context, originalFilename: context.originalFilename, locale }),
     ...analysis.visionTags,
   ];
+  const facts = imageFacts(analysis, context);
+  const parsed = context.template ? parseTemplate(context.template, locale) : null;
   const options = { format: analysis.metadata.format, locale };
-  const proposal = proposeName(tags, options);
-  const words = proposal.ok ? proposal.words : [];
+  const proposal = proposeName(tags, { ...options, facts, template: parsed?.ok ? parsed.template : null });
+  // Only a file without pixels or size could leave nothing to say: its uploaded name, made safe, stands.
+  const filename = proposal.ok ? proposal.filename : originalAsFilename(context.originalFilename, options);
+  const words = filename.slice(0, filename.lastIndexOf('.')).split('-');
+  const alt = analysis.altText ?? altText(tags, { filenameWords: proposal.ok ? words : [], locale, facts });
   return {
     tags,
-    filename: proposal.ok ? proposal.filename : originalAsFilename(originalFilename, options),
+    filename,
+    shape: proposal.ok ? proposal.shape : fixedShape(words),
     words,
-    altText: analysis.altText ?? altText(tags, { filenameWords: words, locale }),
+    altText: alt ?? `${words.join(' ')}.`,
   };
 }

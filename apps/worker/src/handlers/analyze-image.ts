@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { SeoScore } from '@renamer/contracts';
+import type { ImageFormat, SeoScore } from '@renamer/contracts';
 import {
   type BatchRepository,
   type ImageRepository,
@@ -11,16 +11,19 @@ import {
   isUniqueViolation,
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
-import { DEFAULT_PROPOSAL_WORDS, IMAGE_EVENTS, scoreFilename, uniqueFilename } from '@renamer/domain';
+import { IMAGE_EVENTS, scoreFilename, sharedPrefix, uniqueShapedFilename } from '@renamer/domain';
 import { PREVIEW_CONTENT_TYPE } from '@renamer/imaging';
 import type { BatchTracker } from '@renamer/pipeline';
 import type { Handler } from '@renamer/queue';
 import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
-import { nameImage } from '../analysis/name-image';
+import { type ImageName, nameImage } from '../analysis/name-image';
 
 export interface AnalyzeImageDeps {
-  images: Pick<ImageRepository, 'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith'>;
+  images: Pick<
+    ImageRepository,
+    'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith' | 'positionInBatch'
+  >;
   batches: Pick<BatchRepository, 'findById'>;
   store: Pick<ObjectStore, 'get' | 'put' | 'delete'>;
   tracker: Pick<BatchTracker, 'imagesChanged'>;
@@ -73,15 +76,16 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
   async function recordResult(
     imageId: string,
     batchId: string,
-    proposed: string,
+    proposed: ImageName,
+    format: ImageFormat,
     result: AnalysisResult,
     scoreOf: (filename: string) => SeoScore,
   ) {
-    const stem = proposed.slice(0, proposed.lastIndexOf('.'));
+    const prefix = sharedPrefix(proposed.shape);
     const collided = new Set<string>();
     for (let round = 0; round < MAX_NAME_RACES; round++) {
-      const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, stem, imageId)), ...collided]);
-      const filename = uniqueFilename(proposed, taken, { maxWords: DEFAULT_PROPOSAL_WORDS });
+      const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, prefix, imageId)), ...collided]);
+      const filename = uniqueShapedFilename(proposed.shape, format, taken) ?? proposed.filename;
       try {
         return await deps.images.changeFilename(
           imageId,
@@ -104,7 +108,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         collided.add(filename);
       }
     }
-    throw new Error(`lost ${MAX_NAME_RACES} races for a name like ${proposed} in batch ${batchId}`);
+    throw new Error(`lost ${MAX_NAME_RACES} races for a name like ${proposed.filename} in batch ${batchId}`);
   }
 
   /**
@@ -137,6 +141,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           locale: batch.locale,
           template: batch.template,
           instructions: batch.instructions,
+          uploadedAt: image.createdAt,
+          seq: await deps.images.positionInBatch(image),
           format: image.metadata?.format,
         };
         const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));
@@ -164,7 +170,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         const ready = await recordResult(
           imageId,
           batchId,
-          named.filename,
+          named,
+          analysis.metadata.format,
           {
             // The header says nothing of a Motion Photo's video: the upload's check found it, the flag stays.
             metadata: { ...analysis.metadata, ...(image.metadata?.motionPhoto && { motionPhoto: true }) },

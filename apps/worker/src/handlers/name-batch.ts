@@ -1,6 +1,7 @@
 import type { BatchRepository, Image, ImageRepository, ProposalRename } from '@renamer/db';
 import { isUniqueViolation, UNIQUE_FILENAME_PER_BATCH } from '@renamer/db';
-import { FINISHED_BATCH_STATUSES, nameBatch, shotKey } from '@renamer/domain';
+import { FINISHED_BATCH_STATUSES, nameBatch, parseTemplate, shotKey } from '@renamer/domain';
+import { storedFacts } from '../analysis/name-image';
 
 /** Each lost race means a person renamed an image meanwhile; this many in a row means something else is wrong. */
 const MAX_NAMING_ROUNDS = 5;
@@ -31,6 +32,8 @@ export function batchNamer(deps: BatchNamerDeps) {
     const taken = new Set(
       all.flatMap((image) => (image.filename && !untouchedIds.has(image.id) ? [image.filename] : [])),
     );
+    const seq = new Map(all.map((image, index) => [image.id, index + 1]));
+    const parsed = batch.template ? parseTemplate(batch.template, batch.locale) : null;
     const named = nameBatch(
       untouched.map((image) => ({
         id: image.id,
@@ -38,8 +41,9 @@ export function batchNamer(deps: BatchNamerDeps) {
         tags: image.visionTags,
         perceptualHash: image.perceptualHash,
         shot: shotKey({ originalFilename: image.originalFilename, exif: image.metadata!.exif }),
+        facts: storedFacts(image, seq.get(image.id)!),
       })),
-      { locale: batch.locale, taken },
+      { locale: batch.locale, taken, template: parsed?.ok ? parsed.template : null },
     );
     return untouched.flatMap((image) => {
       const proposal = named.get(image.id);

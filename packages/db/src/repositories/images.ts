@@ -104,6 +104,21 @@ export function createImageRepository(db: Database) {
       return (tx ?? db).insert(images).values(inOrder).returning();
     },
 
+    /** The image's position in its batch's upload order (created_at, then id), from 1: a template's `{seq}`. */
+    async positionInBatch(image: Pick<Image, 'batchId' | 'id'>, tx?: Executor): Promise<number> {
+      // Compared with the stored time itself: a JavaScript Date would drop its microseconds.
+      const [row] = await (tx ?? db)
+        .select({ before: sql<number>`count(*)::int` })
+        .from(images)
+        .where(
+          and(
+            eq(images.batchId, image.batchId),
+            sql`(${images.createdAt}, ${images.id}) < (select i.created_at, i.id from images i where i.id = ${image.id})`,
+          ),
+        );
+      return (row?.before ?? 0) + 1;
+    },
+
     /** For internal callers (worker, admin). Requests on behalf of a user use `findByIdForUser`. */
     async findById(id: string, tx?: Executor): Promise<Image | null> {
       const [row] = await (tx ?? db).select().from(images).where(eq(images.id, id));

@@ -1,5 +1,6 @@
 import type { VisionTag } from '@renamer/contracts';
 import { toAsciiWords } from '../filename/transliterate';
+import { frameWords, type ImageFacts, whenWords } from './image-facts';
 import { type Candidate, passesThreshold, rankedCandidates } from './signals';
 import { hasRootIn } from './words';
 
@@ -7,6 +8,8 @@ export interface AltTextOptions {
   /** The words of the image's filename: the alt text must say more than they do. */
   filenameWords: readonly string[];
   locale: string;
+  /** When no tag says anything, the frame's shape and date still make a sentence. */
+  facts?: ImageFacts;
 }
 
 /** What screen readers read comfortably in one go, and the usual advice for alt text. */
@@ -30,7 +33,18 @@ const MAX_COLOURS = 2;
 export function altText(tags: readonly VisionTag[], options: AltTextOptions): string | null {
   const described = descriptionSentence(tags);
   const sentence = described && isUsable(described, options) ? described : composedSentence(tags, options);
-  return sentence && isUsable(sentence, options) ? sentence : null;
+  if (sentence && isUsable(sentence, options)) return sentence;
+  return options.facts ? frameSentence(options.facts) : null;
+}
+
+/** `A horizontal picture from November 2026.`: true of the file when nothing is known of what it shows. */
+function frameSentence(facts: ImageFacts): string | null {
+  const frame = frameWords(facts);
+  const when = whenWords(facts);
+  if (!frame && !when) return null;
+  const shape = frame ? `${frame[0]} ` : '';
+  const date = when ? ` from ${capitalisedWords(when.join(' '))}` : '';
+  return asSentence(`${/^[aeiou]/.test(shape) ? 'An' : 'A'} ${shape}picture${date}`);
 }
 
 function isUsable(sentence: string, { filenameWords, locale }: AltTextOptions): boolean {

@@ -13,30 +13,43 @@ export const MIN_NAME_WORDS = 3;
 /** Two colours say what a frame looks like; more is a palette. */
 const MAX_COLOUR_PHRASES = 2;
 
+/** The roles that complete a name of fewer than three words, in this order: each is true and more general. */
+const COMPLETION_ROLES: readonly SignalRole[] = ['kind', 'light', 'colour', 'fallback'];
+
 /**
  * The words of a name, from candidates in rank order: subjects, scene and place first, then at most two
- * colours, then the fall-backs (context, date) only while fewer than three words are known. When nothing but
- * scene and place was said, the colours lead (`orange-purple-sunset-sky`): they describe what is named. After
- * a subject, a frame's colour need not be the subject's, and `mug-dining-table-red` would read as a red
- * table: colours then trail, and only while fewer than three words are known (`cat-black-white`).
+ * colours. When nothing but scene and place was said, the colours lead (`orange-purple-sunset-sky`): they
+ * describe what is named. After a subject, a frame's colour need not be the subject's, and
+ * `mug-dining-table-red` would read as a red table: colours then only complete. A name of fewer than three
+ * words is completed with words that are also true and more general, in `COMPLETION_ROLES` order: what kind of
+ * picture it is (close-up, landscape), its light, its colours, then the batch's context and the date. `taken`
+ * holds words the name already has elsewhere (a template's literal text): none is repeated.
  */
-export function composeWords(candidates: readonly Candidate[], limits: WordLimits): string[] {
-  const words = new NameWords(limits);
+export function composeWords(
+  candidates: readonly Candidate[],
+  limits: WordLimits,
+  taken: readonly string[] = [],
+): string[] {
+  const words = new NameWords(limits, taken);
   for (const candidate of candidates) {
-    if (candidate.role !== 'colour' && candidate.role !== 'fallback') words.add(candidate);
+    if (!COMPLETION_ROLES.includes(candidate.role)) words.add(candidate);
   }
-  const leads = !words.holds('subject');
   let colours = 0;
-  let colourWords = 0;
-  for (const candidate of candidates) {
-    if (candidate.role !== 'colour' || colours === MAX_COLOUR_PHRASES) continue;
-    if (!leads && words.list.length >= MIN_NAME_WORDS) break;
-    const added = words.add(candidate, leads ? colourWords : undefined);
-    if (added > 0) colours++;
-    colourWords += added;
+  if (!words.holds('subject')) {
+    let colourWords = 0;
+    for (const candidate of candidates) {
+      if (candidate.role !== 'colour' || colours === MAX_COLOUR_PHRASES) continue;
+      const added = words.add(candidate, colourWords);
+      if (added > 0) colours++;
+      colourWords += added;
+    }
   }
-  for (const candidate of candidates) {
-    if (candidate.role === 'fallback' && words.list.length < MIN_NAME_WORDS) words.add(candidate);
+  for (const role of COMPLETION_ROLES) {
+    for (const candidate of candidates) {
+      if (words.list.length >= MIN_NAME_WORDS) return words.list;
+      if (candidate.role !== role || (role === 'colour' && colours === MAX_COLOUR_PHRASES)) continue;
+      if (words.add(candidate) > 0 && role === 'colour') colours++;
+    }
   }
   return words.list;
 }
@@ -46,7 +59,11 @@ export class NameWords {
   readonly list: string[] = [];
   private readonly roles = new Set<SignalRole>();
 
-  constructor(private readonly limits: WordLimits) {}
+  /** `taken`: words that stand elsewhere in the name, which this list neither repeats nor counts. */
+  constructor(
+    private readonly limits: WordLimits,
+    private readonly taken: readonly string[] = [],
+  ) {}
 
   holds(role: SignalRole): boolean {
     return this.roles.has(role);
@@ -72,7 +89,7 @@ export class NameWords {
       const earlier = words.slice(0, index);
       return isStopWord(word, this.limits.locale)
         ? !this.list.includes(word) && !earlier.includes(word)
-        : !hasRootIn(word, this.list) && !hasRootIn(word, earlier);
+        : !hasRootIn(word, this.list) && !hasRootIn(word, earlier) && !hasRootIn(word, this.taken);
     });
     let start = 0;
     let end = fresh.length;

@@ -1,6 +1,7 @@
 export { ALT_TEXT_FORBIDDEN_PHRASES, type AltTextOptions, altText, MAX_ALT_TEXT_LENGTH } from './alt-text';
 export { isCameraMadeFilename } from './camera-filename';
 export { hashDistance, isPerceptualHash } from './hash-distance';
+export { dateOf, frameWords, type ImageFacts } from './image-facts';
 export {
   type BatchItem,
   type BatchNamingOptions,
@@ -8,8 +9,18 @@ export {
   nameBatch,
   SAME_SUBJECT_DISTANCE,
 } from './name-batch';
+export { fixedShape, type NameShape, plainShape, sharedPrefix, uniqueShapedFilename } from './name-shape';
 export { type PersonWords, personTags } from './person-tags';
 export { type NameOptions, type NameProposal, proposeName } from './propose-name';
 export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';
 export { type ShotFacts, shotKey } from './shot-pairs';
 export { NAME_SIGNALS, type SignalPolicy, type SignalRole } from './signals';
+export {
+  fixedWords,
+  MAX_TEMPLATE_LENGTH,
+  type NamingTemplate,
+  parseTemplate,
+  TEMPLATE_TOKENS,
+  type TemplateParse,
+  type TemplateToken,
+} from './template';

@@ -1,13 +1,15 @@
 import type { ImageFormat, TagSource, VisionTag } from '@renamer/contracts';
 import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH } from '../filename/filename-rules';
 import { FILE_EXTENSIONS } from '../filename/formats';
-import { uniqueFilename } from '../filename/unique-filename';
 import { isStopWord } from '../filename/vocabulary';
 import { composeWords, NameWords, type WordLimits } from './compose-words';
 import { bitDistance, type HashBits, hashBits, isPerceptualHash } from './hash-distance';
-import { type NameProposal, namedFrom } from './propose-name';
+import type { ImageFacts } from './image-facts';
+import { fixedShape, type NameShape, uniqueShapedFilename } from './name-shape';
+import { type NameProposal, shapedFrom, shapedProposal } from './propose-name';
 import { shotFollowers } from './shot-pairs';
 import { type Candidate, rankedCandidates } from './signals';
+import type { NamingTemplate } from './template';
 import { hasRootIn } from './words';
 
 export interface BatchItem {
@@ -18,12 +20,16 @@ export interface BatchItem {
   perceptualHash?: string | null;
   /** `shotKey` of the uploaded file: a RAW and the JPEG of the same shot get one stem. */
   shot?: string | null;
+  /** What a template's tokens and a name's last words are made of. */
+  facts?: ImageFacts;
 }
 
 export interface BatchNamingOptions {
   locale: string;
   /** Filenames already held in the batch (with their extension): no proposal takes one. */
   taken?: ReadonlySet<string>;
+  /** The batch's naming template; none means `{subject}`. */
+  template?: NamingTemplate | null;
 }
 
 /**
@@ -78,7 +84,7 @@ interface Prepared {
  */
 export function nameBatch(
   items: readonly BatchItem[],
-  { locale, taken = new Set() }: BatchNamingOptions,
+  { locale, taken = new Set(), template = null }: BatchNamingOptions,
 ): Map<string, NameProposal> {
   const limits: WordLimits = { maxWords: DEFAULT_PROPOSAL_WORDS, maxLength: MAX_STEM_LENGTH, locale };
   const followers = shotFollowers(items);
@@ -103,14 +109,22 @@ export function nameBatch(
     const extensions = shot.map((item) => FILE_EXTENSIONS[item.format]);
     // A stem is free only when it is free under every extension of the shot.
     const takenStem = { has: (filename: string) => extensions.some((ext) => used.has(withExtension(filename, ext))) };
-    let stem = words.get(member)!;
-    const lead = namedFrom(stem, member.item.tags, { format: member.item.format, locale });
+    const chosen = words.get(member)!;
+    const proposalOf = (item: BatchItem, shape?: NameShape) => {
+      const options = { format: item.format, locale, facts: item.facts, template };
+      return shape
+        ? shapedFrom(shape, item.tags, options)
+        : shapedProposal(member.candidates, chosen, item.tags, options);
+    };
+    const lead = proposalOf(member.item);
+    // Every file of the shot takes the lead's words, under the first stem free for all of them.
+    let shape = lead.ok ? lead.shape : undefined;
     if (lead.ok && takenStem.has(lead.filename)) {
-      const filename = uniqueFilename(lead.filename, takenStem, { maxWords: DEFAULT_PROPOSAL_WORDS });
-      stem = filename.slice(0, filename.lastIndexOf('.')).split('-');
+      const filename = uniqueShapedFilename(lead.shape, member.item.format, takenStem);
+      if (filename) shape = fixedShape(filename.slice(0, filename.lastIndexOf('.')).split('-'));
     }
     for (const item of shot) {
-      const proposal = namedFrom(stem, item.tags, { format: item.format, locale });
+      const proposal = proposalOf(item, shape);
       if (proposal.ok) used.add(proposal.filename);
       proposals.set(item.id, proposal);
     }

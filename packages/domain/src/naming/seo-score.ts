@@ -3,6 +3,7 @@ import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH, withoutTypedExtensions } from 
 import { toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isStopWord } from '../filename/vocabulary';
 import { MIN_NAME_WORDS } from './compose-words';
+import { FRAME_SHAPES, FRAME_WORD } from './image-facts';
 import { hasRootIn, sameRoot } from './words';
 
 /**
@@ -86,16 +87,31 @@ function descriptive(meaningful: readonly string[], { tags, locale }: ScoreOptio
   const whenOrWhere = meaningful.filter(
     (word) => YEAR.test(word) || (DATE_TAG_MONTHS as readonly string[]).includes(word) || placeWords.has(word),
   );
-  const what = meaningful.filter((word) => !whenOrWhere.includes(word));
+  const frame = frameWordsIn(meaningful);
+  const what = meaningful.filter((word) => !whenOrWhere.includes(word) && !frame.includes(word));
   if (what.length >= MIN_NAME_WORDS)
     return { passed: true, detail: `${what.length} words say what the picture shows.` };
-  const besides = whenOrWhere.length > 0 ? ` (${list(whenOrWhere)} say when or where)` : '';
+  const besides = [
+    whenOrWhere.length > 0 ? `${list(whenOrWhere)} say when or where` : '',
+    frame.length > 0 ? `${list(frame)} only the frame's shape` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return {
     passed: false,
     detail:
-      `${saying(what)} what the picture shows${besides}: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words. ` +
+      `${saying(what)} what the picture shows${besides ? ` (${besides})` : ''}: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words. ` +
       'Keywords or a context for the batch, or a vision model, give the analyser more to say.',
   };
+}
+
+/** `horizontal format` and the like, which a name is completed with when nothing else is known. */
+function frameWordsIn(words: readonly string[]): string[] {
+  return words.flatMap((word, index) =>
+    word === FRAME_WORD && index > 0 && (FRAME_SHAPES as readonly string[]).includes(words[index - 1]!)
+      ? [words[index - 1]!, word]
+      : [],
+  );
 }
 
 function saying(meaningful: readonly string[]): string {

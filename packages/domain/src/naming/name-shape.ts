@@ -1,0 +1,79 @@
+import type { ImageFormat } from '@renamer/contracts';
+import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH } from '../filename/filename-rules';
+import { FILE_EXTENSIONS } from '../filename/formats';
+import { MIN_NAME_WORDS } from './compose-words';
+
+/**
+ * A proposal's words by what may be cut: a template's literal text and other tokens (`before`, `after`) never
+ * are; the subject loses words from its end, never below three, to fit the length limit, a `-2` suffix, and (with
+ * no template) the six parts a name may have in all.
+ */
+export interface NameShape {
+  before: string[];
+  subject: string[];
+  after: string[];
+  /** At most this many hyphen-separated parts, a suffix counted: six without a template, any with one. */
+  maxParts: number;
+}
+
+export const plainShape = (subject: readonly string[]): NameShape => ({
+  before: [],
+  subject: [...subject],
+  after: [],
+  maxParts: DEFAULT_PROPOSAL_WORDS,
+});
+
+/** Words that stand as they are: a name already chosen. */
+export const fixedShape = (words: readonly string[]): NameShape => ({
+  before: [...words],
+  subject: [],
+  after: [],
+  maxParts: Number.POSITIVE_INFINITY,
+});
+
+/**
+ * The stem's words with `suffix` at the very end, the subject cut as little as it takes; null when even the
+ * fewest subject words do not fit.
+ */
+export function fittedStem(shape: NameShape, suffix?: string): string[] | null {
+  const tail = suffix === undefined ? [] : [suffix];
+  const least = Math.min(MIN_NAME_WORDS, shape.subject.length);
+  for (let kept = shape.subject.length; kept >= least; kept--) {
+    const words = [...shape.before, ...shape.subject.slice(0, kept), ...shape.after, ...tail];
+    if (words.length <= shape.maxParts && words.join('-').length <= MAX_STEM_LENGTH) return words;
+  }
+  return null;
+}
+
+/**
+ * The first name of the shape that `taken` does not hold: as it is, else with `-2`, `-3`, … at the very end
+ * (`acme-red-shoes-001-2.jpg`). A suffix that would repeat a word is skipped (`red-2` never becomes `red-2-2`).
+ */
+export function uniqueShapedFilename(
+  shape: NameShape,
+  format: ImageFormat,
+  taken: Pick<ReadonlySet<string>, 'has'>,
+): string | null {
+  const extension = FILE_EXTENSIONS[format];
+  const first = fittedStem(shape);
+  if (first === null) return null;
+  const name = `${first.join('-')}.${extension}`;
+  if (!taken.has(name)) return name;
+  for (let counter = 2; ; counter++) {
+    const suffix = String(counter);
+    const words = fittedStem(shape, suffix);
+    if (words === null) return null;
+    if (words.slice(0, -1).includes(suffix)) continue;
+    const candidate = `${words.join('-')}.${extension}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** The words every name of the shape starts with, suffixed or not, joined: what to look up taken names by. */
+export function sharedPrefix(shape: NameShape): string {
+  const plain = fittedStem(shape) ?? [];
+  const suffixed = fittedStem(shape, '9999') ?? [];
+  let length = 0;
+  while (length < plain.length && plain[length] === suffixed[length]) length++;
+  return plain.slice(0, length).join('-');
+}
