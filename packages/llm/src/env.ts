@@ -28,6 +28,11 @@ export const llmEnv = {
 const llmEnvSchema = z.object(llmEnv);
 export type LlmEnv = z.infer<typeof llmEnvSchema>;
 
+/** The LLM_* variables of an environment alone, checked (scripts outside the services: the naming benchmark). */
+export function parseLlmEnv(env: Record<string, string | undefined>): LlmEnv {
+  return llmEnvSchema.parse(env);
+}
+
 export interface LlmConfig {
   baseUrl: string;
   apiKey: string | undefined;

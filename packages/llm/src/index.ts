@@ -1,5 +1,5 @@
 export { ALT_TEXT_MAX_CHARS } from './answers';
-export { type LlmConfig, type LlmEnv, llmConfigFromEnv, llmEnv } from './env';
+export { type LlmConfig, type LlmEnv, llmConfigFromEnv, llmEnv, parseLlmEnv } from './env';
 export { LlmError, type LlmFailure, type LlmOperation, type LlmUsage } from './errors';
 export { type LlmKeywordProvider, llmKeywordProvider } from './keyword-provider';
 export type { ImageSignals, KeywordHints, KeywordsToEnhance } from './prompts';

@@ -107,7 +107,7 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
       const usage = usageOf(completion.usage);
       const content = completion.choices[0]?.message?.content;
       if (!content) throw new LlmAnswerError('the answer has no content', usage);
-      const parsed = answer.safeParse(parseJsonObject(content));
+      const parsed = answer.safeParse(withUsage(() => parseJsonObject(content), usage));
       if (!parsed.success) {
         throw new LlmAnswerError(`the answer does not fit: ${describeIssues(parsed.error)}`, usage);
       }
@@ -149,6 +149,15 @@ export function createLlmProvider(config: LlmConfig, options: { logger?: LlmLogg
       return answer.keywords;
     },
   };
+}
+
+/** The tokens of an answer that arrived stay with its error: they are billed all the same. */
+function withUsage<T>(read: () => T, usage: LlmUsage | undefined): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof LlmAnswerError ? new LlmAnswerError(error.message, usage) : error;
+  }
 }
 
 /** OpenAI's `usage`, when the server sent one with whole non-negative counts (some servers leave it out). */

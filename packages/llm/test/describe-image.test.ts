@@ -192,13 +192,17 @@ describe('describeImage', () => {
   });
 
   it('refuses an answer that is not JSON, without asking again', async () => {
-    server.reply({ content: '{"titleWords": ["red", "cups"], "tags": [' });
+    server.reply({
+      content: '{"titleWords": ["red", "cups"], "tags": [',
+      usage: { prompt_tokens: 640, completion_tokens: 12 },
+    });
     const provider = createLlmProvider(configFor());
 
     const error = await failure(provider.describeImage({ jpeg, signals }));
 
     expect(error.failure).toBe('invalid_answer');
     expect(error.message).toContain('not valid JSON');
+    expect(error.usage).toEqual({ prompt: 640, completion: 12 });
     expect(server.requests).toHaveLength(1);
   });
 
