@@ -8,6 +8,7 @@ import { decodeImage } from '../src/decoded-image';
 import {
   type FixturePhoto,
   judgeFilenameWords,
+  judgeSubjects,
   judgeWords,
   metadataPhoto,
   strippedCopies,
@@ -81,6 +82,11 @@ describe.each([
       }
       expect(
         photo.shows.filter((word) => photo.acceptable.includes(word)),
+        photo.file,
+      ).toEqual([]);
+      expect(photo.subjects.length, photo.file).toBeGreaterThan(0);
+      expect(
+        photo.subjects.filter((word) => !photo.shows.includes(word)),
         photo.file,
       ).toEqual([]);
     }
@@ -208,5 +214,28 @@ describe('judgeWords', () => {
 
   it('leaves out entries with no word to judge', () => {
     expect(judgeWords(photo, ['2', 'on the', ''])).toEqual({ correct: [], neutral: [], wrong: [] });
+  });
+});
+
+describe('judgeSubjects', () => {
+  const photo = {
+    shows: ['dog', 'spaniel', 'window', 'white', 'golden hour', 'close-up'],
+    subjects: ['dog', 'spaniel'],
+    acceptable: ['house', 'wood'],
+  };
+
+  it('tells a name of the main subject from one of a side detail, and from colours and light alone', () => {
+    expect(judgeSubjects(photo, ['dogs', 'window'])).toMatchObject({ visible: ['dogs', 'window'], main: ['dogs'] });
+    expect(judgeSubjects(photo, ['window', 'white'])).toMatchObject({ visible: ['window'], main: [] });
+    expect(judgeSubjects(photo, ['white', 'golden', 'hour', 'close-up'])).toMatchObject({ visible: [], main: [] });
+    expect(judgeSubjects(photo, ['house'])).toMatchObject({ visible: [], main: [] });
+  });
+
+  it("counts a wrong detector's object or person word, and not other wrong words", () => {
+    expect(judgeSubjects(photo, ['cat', 'woman', 'people', 'blue', 'spaniels'], ['cat', 'dog']).wrongObjects).toEqual([
+      'cat',
+      'woman',
+      'people',
+    ]);
   });
 });

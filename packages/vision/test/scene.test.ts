@@ -15,7 +15,7 @@ beforeAll(async () => {
   described = [];
   for (const photo of await tuningPhotos()) {
     const tags = describePixels(await decodeImage(photo.path));
-    const scene = tags.filter((tag) => tag.source === 'scene');
+    const scene = tags.filter((tag) => tag.source !== 'colour');
     described.push({ photo, scene: scene.map((tag) => tag.label), confidences: tags.map((tag) => tag.confidence) });
   }
 });
@@ -57,6 +57,42 @@ describe('scene and light words of the fixture photographs', () => {
   it('do not call a warm wooden room or a lone orange bowl autumn', () => {
     expect(sceneOf('wine.jpg')).not.toContain('autumn');
     expect(sceneOf('picture-0b.jpg')).not.toContain('autumn');
+  });
+
+  it('see still water where the shore is mirrored, and nowhere else', () => {
+    expect(sceneOf('summer-1am.jpg')).toContain('water');
+    expect(sceneOf('darkest-hour.jpg')).toContain('water');
+    const water = described.filter(({ scene }) => scene.includes('water')).map(({ photo }) => photo.file);
+    expect(
+      water.every(
+        (file) => sceneOf(file) && described.find(({ photo }) => photo.file === file)!.photo.shows.includes('water'),
+      ),
+    ).toBe(true);
+  });
+
+  it('see grass under an open top, and not the moss of a forest floor', () => {
+    expect(sceneOf('aitzgorri.jpg')).toContain('grass');
+    expect(sceneOf('path.jpg')).not.toContain('grass');
+    expect(sceneOf('life.jpg')).not.toContain('grass');
+  });
+
+  it('call a sky over land a landscape, but not a sky alone or a room', () => {
+    for (const file of ['bridge.jpg', 'picosdeeuropa.jpg', 'sunset.jpg'])
+      expect(sceneOf(file), file).toContain('landscape');
+    for (const file of ['kite.jpg', 'free.jpg', 'wine.jpg', 'friends.jpg'])
+      expect(sceneOf(file), file).not.toContain('landscape');
+  });
+
+  it('give the kind of picture and the light sources of their own', async () => {
+    const tags = describePixels(
+      await decodeImage(described.find(({ photo }) => photo.file === 'path.jpg')!.photo.path),
+    );
+    expect(tags).toContainEqual(expect.objectContaining({ label: 'low light', source: 'light' }));
+    const bridge = describePixels(
+      await decodeImage(described.find(({ photo }) => photo.file === 'bridge.jpg')!.photo.path),
+    );
+    expect(bridge).toContainEqual(expect.objectContaining({ label: 'landscape', source: 'composition' }));
+    expect(bridge).toContainEqual(expect.objectContaining({ label: 'sky', source: 'scene' }));
   });
 
   it('give every tag a confidence between the threshold confidence 0.5 and 1', () => {

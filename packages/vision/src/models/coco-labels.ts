@@ -36,3 +36,6 @@ export const TRUSTED_COCO_LABELS: Partial<Record<ObjectType, string>> = {
   laptop: 'laptop',
   'teddy bear': 'teddy bear',
 };
+
+/** Every word the object detector may say: its trusted classes, and the people words (`person`, `people`). */
+export const OBJECT_WORDS: readonly string[] = [...new Set([...Object.values(TRUSTED_COCO_LABELS), 'people'])];

@@ -17,7 +17,10 @@ const require = createRequire(import.meta.url);
 // The package's exports map names no file for Node's WASM build, so it is loaded by path.
 const humanRoot = dirname(dirname(require.resolve('@vladmandic/human')));
 
-/** Only centernet: every other model of human is off, and no result is ever reused for a later image. */
+/**
+ * centernet for objects, blazeface (its box only) and movenet for people; every other model of human is off, and
+ * no result is ever reused for a later image. Each call turns on the models it runs (`OBJECTS_ONLY`, `PEOPLE_ONLY`).
+ */
 const config: Partial<Config> = {
   backend: 'wasm',
   modelBasePath: pathToFileURL(join(humanRoot, 'models/')).href,
@@ -28,8 +31,36 @@ const config: Partial<Config> = {
   skipAllowed: false,
   filter: { enabled: false },
   gesture: { enabled: false },
-  face: { enabled: false },
-  body: { enabled: false },
+  face: {
+    enabled: true,
+    detector: {
+      modelPath: 'blazeface.json',
+      rotation: false,
+      maxDetected: 10,
+      // human's own floor; the people rules apply their calibrated thresholds afterwards.
+      minConfidence: 0.2,
+      iouThreshold: 0.1,
+      skipFrames: 0,
+      skipTime: 0,
+      return: false,
+    },
+    // Only the face's box: no mesh, iris, age, gender, emotion or liveness model is ever loaded.
+    mesh: { enabled: false },
+    iris: { enabled: false },
+    attention: { enabled: false },
+    emotion: { enabled: false },
+    description: { enabled: false },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
+  body: {
+    enabled: true,
+    modelPath: 'movenet-lightning.json',
+    maxDetected: 1,
+    minConfidence: 0.2,
+    skipFrames: 0,
+    skipTime: 0,
+  },
   hand: { enabled: false },
   segmentation: { enabled: false },
   object: {
@@ -42,6 +73,18 @@ const config: Partial<Config> = {
     skipFrames: 0,
     skipTime: 0,
   },
+};
+
+/** Per-call switches: `human.detect` runs only the models these leave on. */
+export const OBJECTS_ONLY: Partial<Config> = {
+  object: { enabled: true } as Config['object'],
+  face: { enabled: false } as Config['face'],
+  body: { enabled: false } as Config['body'],
+};
+export const PEOPLE_ONLY: Partial<Config> = {
+  object: { enabled: false } as Config['object'],
+  face: { enabled: true } as Config['face'],
+  body: { enabled: true } as Config['body'],
 };
 
 // Loading and freeing take turns, so a detector created while the last one closes gets a model that stays loaded.
@@ -80,6 +123,8 @@ async function load(): Promise<CocoModel> {
   const human = new HumanClass(config);
   if (human.tf.engine() !== tf.engine()) throw new Error('@vladmandic/human resolved a second copy of tfjs-core');
   await human.load();
-  if (!human.models.models.centernet) throw new Error('the COCO object model (centernet) did not load');
+  for (const name of ['centernet', 'blazeface', 'movenet'] as const) {
+    if (!human.models.models[name]) throw new Error(`the ${name} model of @vladmandic/human did not load`);
+  }
   return { human, tf };
 }

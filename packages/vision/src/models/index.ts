@@ -1,3 +1,4 @@
+export { OBJECT_WORDS } from './coco-labels';
 export {
   createObjectDetector,
   DEFAULT_OBJECT_THRESHOLD,

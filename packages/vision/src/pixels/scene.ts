@@ -8,6 +8,8 @@ import type { PixelStatistics } from './statistics';
  */
 interface SceneRule {
   label: string;
+  /** `scene` (what the setting shows) unless the word says what kind of picture it is or what its light is. */
+  source?: 'composition' | 'light';
   statistic: (s: PixelStatistics) => number;
   threshold: number;
   certainAt: number;
@@ -85,9 +87,58 @@ const SCENE_RULES: readonly SceneRule[] = [
     certainAt: 0.5,
     guards: (s) => s.texture >= 0.02,
   },
+  {
+    // Green ground under a top that is not green (sky, rock, a ridge): a meadow's grass. Green that fills the frame
+    // to the top is a wood, a hedge or leaves seen close, which are not told apart.
+    label: 'grass',
+    statistic: (s) => s.bottomGreenShare,
+    threshold: 0.5,
+    certainAt: 0.9,
+    guards: (s) => s.topGreenShare <= 0.1 && s.texture >= 0.015,
+  },
+  {
+    // Still water: the shore and the sky mirrored below a horizon, smooth on both sides. A rippled lake, a sea or a
+    // stream does not mirror, and is not found.
+    label: 'water',
+    statistic: (s) => s.reflection,
+    threshold: 0.93,
+    certainAt: 0.99,
+    guards: (s) => s.topTexture <= 0.03 && s.bottomTexture <= 0.03,
+  },
+  {
+    // Open sky over textured ground: sky (blue, perhaps with cloud) fills the smooth top third, and the bottom third
+    // has the texture of land. A picture of the sky alone (the kite) has a smooth bottom too.
+    label: 'landscape',
+    source: 'composition',
+    statistic: (s) => s.topSkyBlueShare + s.topWhiteShare,
+    threshold: 0.5,
+    certainAt: 0.9,
+    guards: (s) => s.topSkyBlueShare >= 0.2 && s.topTexture <= 0.03 && s.bottomTexture >= 0.02,
+  },
+  {
+    // The night rule's figures, said of the kind of picture.
+    label: 'night scene',
+    source: 'composition',
+    statistic: (s) => s.meanLuma,
+    threshold: 0.1,
+    certainAt: 0.04,
+    guards: (s) => s.darkShare >= 0.8 && s.topLuma <= 0.1,
+  },
+  {
+    // Dim but not night: the darkest tuning photograph, a spruce forest by day, has mean luma 0.15.
+    label: 'low light',
+    source: 'light',
+    statistic: (s) => s.meanLuma,
+    threshold: 0.2,
+    certainAt: 0.1,
+    guards: (s) => !(s.darkShare >= 0.8 && s.topLuma <= 0.1),
+  },
 ];
 
-/** The scene and light words (source `scene`) the statistics support, in the order of `SCENE_RULES`. */
+/**
+ * The scene words (source `scene`), the kind of picture (`composition`) and its light (`light`) that the statistics
+ * support, in the order of `SCENE_RULES`.
+ */
 export function nameScene(statistics: PixelStatistics): VisionTag[] {
   const tags: VisionTag[] = [];
   for (const rule of SCENE_RULES) {
@@ -96,7 +147,7 @@ export function nameScene(statistics: PixelStatistics): VisionTag[] {
     tags.push({
       label: rule.label,
       confidence: confidenceBeyond(value, rule.threshold, rule.certainAt),
-      source: 'scene',
+      source: rule.source ?? 'scene',
     });
   }
   return tags;

@@ -34,6 +34,17 @@ export interface PixelStatistics {
   bottomLuma: number;
   /** Bottom half: share of bright near-neutral pixels with a little shading (snow, not blown-out white). */
   lowerSnowShare: number;
+  /** Bottom third: mean absolute luma step between neighbours (ground has texture; sky and still water little). */
+  bottomTexture: number;
+  /** Top and bottom thirds: share of leaf and grass green. */
+  topGreenShare: number;
+  bottomGreenShare: number;
+  /**
+   * How well the picture mirrors itself about a horizontal line between 30 % and 80 % of its height, as still water
+   * mirrors the shore: the best correlation, over those lines, of each band's horizontal structure (each row minus
+   * its own mean) with the band below flipped, -1..1. 0 where the bands hold too little structure to judge.
+   */
+  reflection: number;
 }
 
 const LUMA_BINS = 256;
@@ -73,6 +84,10 @@ export function measurePixels(planes: HsvPlanes): PixelStatistics {
   let lowerSnow = 0;
   let upperGlare = 0;
   let bottomLumaSum = 0;
+  let bottomTextureSum = 0;
+  let bottomTextureCount = 0;
+  let topGreen = 0;
+  let bottomGreen = 0;
   const bottomStart = height - topRows;
 
   for (let y = 0; y < height; y++) {
@@ -108,9 +123,17 @@ export function measurePixels(planes: HsvPlanes): PixelStatistics {
         if (v >= 0.75 && s < 0.15) topWhite++;
       }
       if (y < upperRows && l >= 0.95) upperGlare++;
-      if (y >= bottomStart) bottomLumaSum += l;
+      if (y >= bottomStart) {
+        bottomLumaSum += l;
+        bottomTextureSum += step;
+        bottomTextureCount += steps;
+      }
       if (y < upperRows && (h < 50 || h >= 330) && s >= 0.35 && v >= 0.3) upperWarm++;
-      if (h >= 65 && h < 165 && s >= 0.2 && v >= 0.2) green++;
+      if (h >= 65 && h < 165 && s >= 0.2 && v >= 0.2) {
+        green++;
+        if (y < topRows) topGreen++;
+        if (y >= bottomStart) bottomGreen++;
+      }
       if (h >= 10 && h < 50 && s >= 0.45 && v >= 0.25) autumn++;
       if (y >= lowerStart && v >= 0.7 && v < 0.98 && s < 0.12) lowerSnow++;
     }
@@ -137,5 +160,45 @@ export function measurePixels(planes: HsvPlanes): PixelStatistics {
     upperGlareShare: upperGlare / size,
     bottomLuma: bottomLumaSum / (topRows * width),
     lowerSnowShare: lowerSnow / ((height - lowerStart) * width),
+    bottomTexture: bottomTextureSum / Math.max(1, bottomTextureCount),
+    topGreenShare: topGreen / (topRows * width),
+    bottomGreenShare: bottomGreen / (topRows * width),
+    reflection: mirroring(luma, width, height),
   };
+}
+
+/** Below this mean squared horizontal structure per pixel a band is too plain to tell a reflection from chance. */
+const MIN_STRUCTURE = 0.0004;
+
+/** `PixelStatistics.reflection`: bands of up to a fifth of the height on each side of every candidate horizon. */
+function mirroring(luma: Float32Array, width: number, height: number): number {
+  const rowMeans = new Float64Array(height);
+  for (let y = 0; y < height; y++) {
+    let sum = 0;
+    for (let x = 0; x < width; x++) sum += luma[y * width + x]!;
+    rowMeans[y] = sum / width;
+  }
+  let best = 0;
+  for (let horizon = Math.round(height * 0.3); horizon <= Math.round(height * 0.8); horizon++) {
+    const band = Math.min(horizon, height - horizon - 1, Math.round(height * 0.2));
+    if (band < 3) continue;
+    let both = 0;
+    let above = 0;
+    let below = 0;
+    for (let k = 1; k <= band; k++) {
+      const up = (horizon - k) * width;
+      const down = (horizon + k) * width;
+      for (let x = 0; x < width; x++) {
+        const a = luma[up + x]! - rowMeans[horizon - k]!;
+        const b = luma[down + x]! - rowMeans[horizon + k]!;
+        both += a * b;
+        above += a * a;
+        below += b * b;
+      }
+    }
+    const pixels = band * width;
+    if (above / pixels < MIN_STRUCTURE || below / pixels < MIN_STRUCTURE) continue;
+    best = Math.max(best, both / Math.sqrt(above * below));
+  }
+  return best;
 }

@@ -16,6 +16,8 @@ export interface FixturePhoto {
   licence: string;
   /** Words plainly true of the picture: subjects and synonyms, dominant colours, light and scene. */
   shows: string[];
+  /** The `shows` words that name the main subject: what a person would say the picture is of. */
+  subjects: string[];
   /** Words that are not wrong for the picture but not central to it. */
   acceptable: string[];
   description: string;
@@ -44,7 +46,7 @@ async function readManifest(dir: string): Promise<FixturePhoto[]> {
 }
 
 const TEXT_FIELDS = ['file', 'package', 'packageVersion', 'upstreamFile', 'author', 'licence', 'description'] as const;
-const WORD_FIELDS = ['shows', 'acceptable'] as const;
+const WORD_FIELDS = ['shows', 'subjects', 'acceptable'] as const;
 
 function toFixturePhoto(dir: string, entry: unknown, where: string): FixturePhoto {
   if (typeof entry !== 'object' || entry === null) throw new Error(`${where}: expected an object`);
@@ -69,6 +71,7 @@ function toFixturePhoto(dir: string, entry: unknown, where: string): FixturePhot
     author: photo.author,
     licence: photo.licence,
     shows: photo.shows,
+    subjects: photo.subjects,
     acceptable: photo.acceptable,
     description: photo.description,
   };

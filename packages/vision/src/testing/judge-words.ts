@@ -152,3 +152,100 @@ function singularForms(word: string): Set<string> {
   if (word.length > 2 && word.endsWith('s') && !word.endsWith('ss')) forms.add(word.slice(0, -1));
   return forms;
 }
+
+/**
+ * Words that are true of a picture without naming anything in it: the colours of the frame, the light, the kind of
+ * picture. A name made of these alone does not name a visible subject, however right its words are.
+ */
+export const NOT_SUBJECT_WORDS: ReadonlySet<string> = new Set([
+  // colours
+  'red',
+  'orange',
+  'brown',
+  'yellow',
+  'green',
+  'teal',
+  'turquoise',
+  'blue',
+  'purple',
+  'violet',
+  'pink',
+  'grey',
+  'gray',
+  'white',
+  'black',
+  'beige',
+  'tan',
+  'gold',
+  'golden',
+  'silver',
+  'black and white',
+  'monochrome',
+  // light
+  'light',
+  'golden hour',
+  'low light',
+  'backlit',
+  'bright',
+  'soft light',
+  'high contrast',
+  'sunlight',
+  'daylight',
+  'dark',
+  // what kind of picture
+  'close-up',
+  'portrait',
+  'landscape',
+  'aerial view',
+  'street scene',
+  'night scene',
+  'still life',
+  'macro',
+]);
+
+/** The words that say a person is in the picture: each one wrong when no person is there. */
+const PERSON_WORDS = new Set(['person', 'people', 'man', 'woman', 'men', 'women', 'boy', 'girl', 'child', 'children']);
+
+export interface SubjectJudgement {
+  /** Entries naming something the picture shows (a `shows` word that is not a colour, light or kind of picture). */
+  visible: string[];
+  /** Entries naming the picture's main subject (a `subjects` word). */
+  main: string[];
+  /** Wrong entries that name an object the detector knows or a person: the costliest mistakes. */
+  wrongObjects: string[];
+}
+
+/**
+ * Whether a filename's words name a visible subject of the photograph, and its main subject; consecutive words
+ * that spell a listed phrase are judged as that phrase, as `judgeFilenameWords` does. `objectWords` are the labels
+ * a detector may say (the COCO classes it returns): a wrong one of those, or a wrong person word, is a wrong object.
+ */
+export function judgeSubjects(
+  photo: Pick<FixturePhoto, 'shows' | 'subjects' | 'acceptable'>,
+  words: readonly string[],
+  objectWords: Iterable<string> = [],
+): SubjectJudgement {
+  const listed = [...photo.shows, ...photo.acceptable].map(toWords);
+  const entries = joinListedPhrases(words, listed);
+  const visibleList = photo.shows.filter((word) => !NOT_SUBJECT_WORDS.has(word)).map(toWords);
+  const mainList = photo.subjects.map(toWords);
+  const objects = new Set([...objectWords].map((word) => toWords(word).join(' ')));
+  const names = (entry: string, list: string[][]) => {
+    const entryWords = toWords(entry);
+    if (list.some((listedPhrase) => samePhrase(entryWords, listedPhrase))) return true;
+    return entryWords.some((word) => list.some((listedPhrase) => samePhrase([word], listedPhrase)));
+  };
+  const wrong = new Set(judgeWords(photo, entries).wrong);
+  const isObjectWord = (entry: string) => {
+    const entryWords = toWords(entry);
+    return (
+      objects.has(entryWords.join(' ')) ||
+      entryWords.some((word) => [...singularForms(word)].some((form) => PERSON_WORDS.has(form) || objects.has(form)))
+    );
+  };
+  return {
+    visible: entries.filter((entry) => names(entry, visibleList)),
+    main: entries.filter((entry) => names(entry, mainList)),
+    wrongObjects: entries.filter((entry) => wrong.has(entry) && isObjectWord(entry)),
+  };
+}
