@@ -83,6 +83,13 @@ describe('scene and light words of the fixture photographs', () => {
       expect(sceneOf(file), file).not.toContain('landscape');
   });
 
+  it('call a picture whose background is out of focus a close-up, and not a sharp scene or a smooth sky', () => {
+    for (const file of ['colorful-cups.jpg', 'fallen-leaf.jpg']) expect(sceneOf(file), file).toContain('close-up');
+    for (const file of ['path.jpg', 'life.jpg', 'sunset.jpg', 'summer-1am.jpg', 'wine.jpg', 'free.jpg']) {
+      expect(sceneOf(file), file).not.toContain('close-up');
+    }
+  });
+
   it('give the kind of picture and the light sources of their own', async () => {
     const tags = describePixels(
       await decodeImage(described.find(({ photo }) => photo.file === 'path.jpg')!.photo.path),

@@ -116,6 +116,16 @@ const SCENE_RULES: readonly SceneRule[] = [
     guards: (s) => s.topSkyBlueShare >= 0.2 && s.topTexture <= 0.03 && s.bottomTexture >= 0.02,
   },
   {
+    // Much of the frame out of focus, as behind a subject seen close; not under a clear sky, whose smooth gradient
+    // down to the horizon reads as defocused too (the sunset, the summer night).
+    label: 'close-up',
+    source: 'composition',
+    statistic: (s) => s.defocusedShare,
+    threshold: 0.5,
+    certainAt: 0.8,
+    guards: (s) => s.topSkyBlueShare < 0.5,
+  },
+  {
     // The night rule's figures, said of the kind of picture.
     label: 'night scene',
     source: 'composition',

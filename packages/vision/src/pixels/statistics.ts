@@ -45,6 +45,8 @@ export interface PixelStatistics {
    * its own mean) with the band below flipped, -1..1. 0 where the bands hold too little structure to judge.
    */
   reflection: number;
+  /** Share of the frame out of focus (`defocusedShare`), measured on the decoded image rather than the thumbnail. */
+  defocusedShare: number;
 }
 
 const LUMA_BINS = 256;
@@ -59,7 +61,7 @@ function percentile(histogram: Uint32Array, total: number, p: number): number {
   return 1;
 }
 
-export function measurePixels(planes: HsvPlanes): PixelStatistics {
+export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelStatistics {
   const { width, height, hue, saturation, value, luma } = planes;
   const size = width * height;
   const topRows = Math.max(1, Math.round(height / 3));
@@ -164,6 +166,7 @@ export function measurePixels(planes: HsvPlanes): PixelStatistics {
     topGreenShare: topGreen / (topRows * width),
     bottomGreenShare: bottomGreen / (topRows * width),
     reflection: mirroring(luma, width, height),
+    defocusedShare,
   };
 }
 
