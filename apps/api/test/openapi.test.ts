@@ -57,9 +57,17 @@ describe('docs/openapi.json', () => {
     expect(statuses('GET /api/files/{token}')).toEqual(expect.arrayContaining(['200', '403', '404', '410']));
   });
 
-  it('describes the upload as the multipart form a generated client sends: files, name, keywords, context, locale', () => {
+  it('describes the upload as the multipart form a generated client sends: files, name, keywords, context, locale, template, instructions', () => {
     const form = operation('POST /api/batch')?.requestBody?.content['multipart/form-data']?.schema;
-    expect(Object.keys(form?.properties ?? {}).sort()).toEqual(['context', 'files', 'keywords', 'locale', 'name']);
+    expect(Object.keys(form?.properties ?? {}).sort()).toEqual([
+      'context',
+      'files',
+      'instructions',
+      'keywords',
+      'locale',
+      'name',
+      'template',
+    ]);
     expect(form?.required).toEqual(['files']);
     expect(form?.properties.files).toMatchObject({ type: 'array', items: { type: 'string', format: 'binary' } });
   });

@@ -39,6 +39,8 @@ const statusOf = (batchId: string): BatchStatusResponse => ({
   locale: 'en',
   keywords: [],
   context: null,
+  template: null,
+  instructions: null,
   createdAt: '2026-05-01T10:00:00.000Z',
   updatedAt: '2026-05-01T10:00:05.000Z',
   completedAt: null,

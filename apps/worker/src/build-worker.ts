@@ -26,8 +26,9 @@ import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
 import { cleanupHandler } from './handlers/cleanup';
-import { batchNamer } from './handlers/name-batch';
+import { batchNamer, batchProposer } from './handlers/name-batch';
 import { processBatchHandler } from './handlers/process-batch';
+import { proposeBatchHandler } from './handlers/propose-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
 import { createJobMetrics } from './job-metrics';
@@ -100,6 +101,10 @@ export function buildWorker({
     'process-batch': processBatchHandler({
       tracker,
       nameAsWhole: batchNamer({ images: repositories.images, batches: repositories.batches }),
+    }),
+    'propose-batch': proposeBatchHandler({
+      tracker,
+      proposeAgain: batchProposer({ images: repositories.images, batches: repositories.batches }),
     }),
     'analyze-image': analyzeImageHandler({
       images: repositories.images,

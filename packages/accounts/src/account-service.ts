@@ -1,6 +1,14 @@
 import { AppError } from '@renamer/contracts';
-import type { AccountUpdate, AuditLogRepository, Database, Transaction, User, UserRepository } from '@renamer/db';
-import { PLAN_QUOTAS, quotaRemaining } from '@renamer/domain';
+import type {
+  AccountUpdate,
+  AuditLogRepository,
+  Database,
+  ProfileUpdate,
+  Transaction,
+  User,
+  UserRepository,
+} from '@renamer/db';
+import { acceptedTemplate, PLAN_QUOTAS, quotaRemaining } from '@renamer/domain';
 import type { CallLog } from '@renamer/service-kit';
 import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
 
@@ -75,8 +83,13 @@ export function createAccountService(deps: AccountDeps) {
       return { ...usage, remaining: quotaRemaining(usage.quota, usage.used) };
     },
 
-    async rename(userId: string, displayName: string): Promise<User> {
-      const user = await deps.users.updateProfile(userId, { displayName });
+    /** The display name, and the naming template and model instructions new batches start from. */
+    async updateProfile(userId: string, update: ProfileUpdate): Promise<User> {
+      const user = await deps.users.updateProfile(userId, {
+        ...update,
+        // A default serves batches of any locale: English spells the check's words as most locales do.
+        template: acceptedTemplate(update.template, 'en'),
+      });
       if (!user) throw gone();
       return user;
     },

@@ -8,6 +8,8 @@ export const toProfile = (user: User): Profile => ({
   plan: user.plan,
   role: user.role,
   quota: user.quota,
+  template: user.template,
+  instructions: user.instructions,
   createdAt: user.createdAt.toISOString(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelInstructions, NamingTemplate } from './batches';
 import { Plan, Role } from './enums';
 import { FreeText, SingleLineText } from './text';
 
@@ -8,6 +9,8 @@ export const Profile = z.object({
   plan: Plan,
   role: Role,
   quota: z.number().int(),
+  template: z.string().nullable().describe('The default naming template of new batches, or null ({subject}).'),
+  instructions: z.string().nullable().describe('The default instructions for the vision model, or null.'),
   createdAt: z.iso.datetime(),
 });
 export type Profile = z.infer<typeof Profile>;
@@ -18,7 +21,14 @@ export const DisplayName = SingleLineText.min(1, 'must not be empty').max(
   `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
 );
 
-export const UpdateProfileBody = z.object({ displayName: DisplayName });
+export const UpdateProfileBody = z
+  .object({
+    displayName: DisplayName.optional(),
+    template: NamingTemplate.nullable().optional().describe('The default of new batches; null clears it.'),
+    instructions: ModelInstructions.nullable().optional().describe('The default of new batches; null clears them.'),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'name at least one field to change');
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
 export const QuotaResponse = z.object({
   plan: Plan,

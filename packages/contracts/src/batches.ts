@@ -17,6 +17,11 @@ export const BatchStatusResponse = z.object({
   locale: z.string().describe('BCP 47 language tag of the names.'),
   keywords: z.array(z.string()).describe('The batch’s keywords, leading its proposed names.'),
   context: z.string().nullable().describe('What the person said about the whole batch.'),
+  template: z
+    .string()
+    .nullable()
+    .describe('The naming template in force (`acme-{subject}-{seq:3}`); null means {subject}.'),
+  instructions: z.string().nullable().describe('What the person asks of the vision model, or null.'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
@@ -36,6 +41,19 @@ export const Locale = SingleLineText.regex(
   /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
   'must be a BCP 47 language tag such as en or de-CH',
 ).describe('BCP 47 language tag of the names, e.g. en or de-CH.');
+/** Checked against the naming rules by the service: an unknown token or a template that can never give a valid name is `invalid_template`. */
+export const NamingTemplate = SingleLineText.max(200).describe(
+  'A naming template: literal text and the tokens {subject}, {keywords}, {place}, {date} ({date:YYYY-MM-DD}, {date:YYYY-MM}, {date:YYYY}), {camera}, {original}, {seq} ({seq:N}); e.g. "acme-{subject}-{seq:3}".',
+);
+export const ModelInstructions = FreeText.max(500).describe(
+  'At most 500 characters for the vision model, e.g. "mention the product colour"; unused without a model.',
+);
+/** Multipart sends a form's line breaks as CRLF: plain line breaks before the length is counted. */
+const formText = <T extends z.ZodType<unknown, string>>(schema: T) =>
+  z
+    .string()
+    .transform((value) => value.replace(/\r\n?/g, '\n'))
+    .pipe(schema);
 const BatchName = SingleLineText.max(200).describe('The batch’s name, e.g. "Spring shoes".');
 
 export const UploadFields = z.object({
@@ -52,16 +70,16 @@ export const UploadFields = z.object({
         .filter(Boolean),
     )
     .pipe(Keywords),
-  context: z
-    .string()
-    // Multipart sends a form's line breaks as CRLF: plain line breaks before the length is counted.
-    .transform((value) => value.replace(/\r\n?/g, '\n'))
-    .pipe(BatchContext)
+  context: formText(BatchContext)
     .optional()
     .describe(
-      'Free text about the whole batch, at most 500 characters, e.g. "handmade ceramic mugs for a coffee shop"; its words join the names.',
+      'Free text about the whole batch, at most 500 characters, e.g. "handmade ceramic mugs for a coffee shop"; only its words about what the pictures show join the names.',
     ),
   locale: Locale.default('en'),
+  template: NamingTemplate.optional().describe('A naming template; the account’s default when absent.'),
+  instructions: formText(ModelInstructions)
+    .optional()
+    .describe('Instructions for the vision model; the account’s default when absent.'),
 });
 
 /** What a batch's later proposals and keyword suggestions use; at least one field. */
@@ -71,9 +89,39 @@ export const UpdateBatchBody = z
     keywords: Keywords.optional().describe('Replaces the batch’s keywords: at most 20, each at most 60 characters.'),
     context: BatchContext.nullable().optional().describe('At most 500 characters; null clears it.'),
     locale: Locale.optional(),
+    template: NamingTemplate.nullable().optional().describe('null clears it: names are then {subject} alone.'),
+    instructions: ModelInstructions.nullable().optional().describe('null clears them.'),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), 'name at least one field to change');
 export type UpdateBatchBody = z.infer<typeof UpdateBatchBody>;
+
+export const ProposeBody = z.object({
+  imageIds: z
+    .array(z.uuid())
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Only these images of the batch; every image by default.'),
+  includeEdited: z
+    .boolean()
+    .default(false)
+    .describe('Also name again the images a person renamed or approved (approved ones go back to ready).'),
+});
+export type ProposeBody = z.infer<typeof ProposeBody>;
+
+export const ProposeQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe('Answer the changes it would make, without making them.'),
+});
+
+export const ProposeChanges = z.object({
+  changes: z
+    .array(z.object({ imageId: z.uuid(), from: z.string(), to: z.string() }))
+    .describe('Each image whose name would change, from its current name to the new one.'),
+});
 
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest in lowercase hex');
 

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   validation_failed: { status: 400, title: 'Validation failed' },
   invalid_filename: { status: 400, title: 'Invalid filename' },
   invalid_keywords: { status: 400, title: 'Invalid keywords' },
+  invalid_template: { status: 400, title: 'Invalid naming template' },
   invalid_cursor: { status: 400, title: 'Invalid cursor' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   file_too_large: { status: 413, title: 'File too large' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListQuery, Locale } from './batches';
+import { ListQuery, Locale, NamingTemplate } from './batches';
 import { ImageStatus } from './enums';
 import { ProblemFieldError } from './errors';
 import { ImageMetadata, ImageSafety, SeoScore, VisionTag } from './images';
@@ -70,14 +70,23 @@ export const RenameImageBody = z.object({
     .describe('Normalised by the filename rules; the extension always follows the image’s real format.'),
 });
 
-export const FilenameCheckBody = z.object({
-  filename: z.string().max(1000).describe('A name as a person typed it.'),
-  imageId: z
-    .uuid()
-    .optional()
-    .describe('The image it is meant for: its real format, its batch’s locale and tags, and its batch’s other names.'),
-  locale: Locale.optional().describe('Without `imageId`: the language of the name (default en).'),
-});
+export const FilenameCheckBody = z.union([
+  z.object({
+    filename: z.string().max(1000).describe('A name as a person typed it.'),
+    imageId: z
+      .uuid()
+      .optional()
+      .describe(
+        'The image it is meant for: its real format, its batch’s locale and tags, and its batch’s other names.',
+      ),
+    locale: Locale.optional().describe('Without `imageId`: the language of the name (default en).'),
+  }),
+  z.object({
+    template: NamingTemplate.describe('A naming template: the answer is the name it would give this image.'),
+    imageId: z.uuid().describe('The image to name with the template.'),
+  }),
+]);
+export type FilenameCheckBody = z.infer<typeof FilenameCheckBody>;
 
 export const FilenameCheckResponse = z.object({
   filename: z.string().nullable().describe('The name as the rules make it, or null when they refuse it.'),

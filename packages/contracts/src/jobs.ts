@@ -44,6 +44,20 @@ const JOBS = {
     attempts: 3,
     backoffMs: 2_000,
   }),
+  /** Names a finished batch's images again from their stored analysis (`POST /api/batch/:batchId/propose`). */
+  'propose-batch': define({
+    queue: 'batches',
+    payload: z.object({
+      batchId: z.uuid(),
+      imageIds: z.array(z.uuid()).max(1000).nullable(),
+      includeEdited: z.boolean(),
+      /** One job per request: two requests never merge. */
+      requestId: z.uuid(),
+    }),
+    jobId: ({ batchId, requestId }) => `propose-batch-${batchId}-${requestId}`,
+    attempts: 3,
+    backoffMs: 2_000,
+  }),
   'analyze-image': define({
     queue: 'images',
     payload: z.object({ imageId: z.uuid(), batchId: z.uuid() }),

@@ -4,13 +4,14 @@ import { FINISHED_IMAGE_STATUSES, InvalidTransitionError, RETRYABLE_IMAGE_STATUS
 /**
  * For each status, the statuses a batch may move to. Staying in the same status is not a transition.
  * Retrying a completed batch is only allowed when it holds failed or cancelled images: see `canRetryBatch`.
+ * A finished batch goes back to `processing` while its names are proposed again (`BATCH_EVENTS.propose`).
  */
 export const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> = {
   queued: ['processing', 'cancelled'],
   processing: ['completed', 'failed', 'cancelled'],
-  completed: ['queued'],
-  failed: ['queued'],
-  cancelled: ['queued'],
+  completed: ['queued', 'processing'],
+  failed: ['queued', 'processing'],
+  cancelled: ['queued', 'processing'],
 };
 
 export const FINISHED_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'failed', 'cancelled'];

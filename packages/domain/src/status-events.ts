@@ -1,5 +1,10 @@
 import type { BatchStatus, ImageStatus } from '@renamer/contracts';
-import { CANCELLABLE_BATCH_STATUSES, canTransitionBatch, RETRYABLE_BATCH_STATUSES } from './batch-state';
+import {
+  CANCELLABLE_BATCH_STATUSES,
+  canTransitionBatch,
+  FINISHED_BATCH_STATUSES,
+  RETRYABLE_BATCH_STATUSES,
+} from './batch-state';
 import { CANCELLABLE_IMAGE_STATUSES, canTransitionImage, RETRYABLE_IMAGE_STATUSES } from './image-state';
 
 export interface StatusEvent<S extends string> {
@@ -31,6 +36,8 @@ export const IMAGE_EVENTS = {
 export const BATCH_EVENTS = {
   cancel: { from: CANCELLABLE_BATCH_STATUSES, to: 'cancelled' },
   retry: { from: RETRYABLE_BATCH_STATUSES, to: 'queued' },
+  /** Names proposed again from the stored analysis: `processing` until they are written. */
+  propose: { from: FINISHED_BATCH_STATUSES, to: 'processing' },
 } as const satisfies Record<string, StatusEvent<BatchStatus>>;
 
 /** True when every `from` → `to` of the event is a transition or stays put (a re-claim, a rename of a ready image). */
@@ -43,13 +50,16 @@ export function eventFollowsBatchMachine(event: StatusEvent<BatchStatus>): boole
 }
 
 /**
- * The statuses a batch passes through to reach `target`: a batch whose images all finished before it
+ * The statuses a batch passes through to reach `target`: a queued batch whose images all finished before it
  * was seen `processing` still goes through `processing`, as the machine requires. Empty if unreachable.
  */
 export function batchStatusPath(current: BatchStatus, target: BatchStatus): BatchStatus[] {
   if (current === target) return [];
+  // Only a propose moves a finished batch back to `processing`, by its own event: counts never do (a cancelled
+  // batch whose last analysis is still running stays cancelled).
+  if (FINISHED_BATCH_STATUSES.includes(current) && target === 'processing') return [];
   if (canTransitionBatch(current, target)) return [target];
-  if (canTransitionBatch(current, 'processing') && canTransitionBatch('processing', target)) {
+  if (current === 'queued' && canTransitionBatch('processing', target)) {
     return ['processing', target];
   }
   return [];

@@ -61,6 +61,9 @@ const ALLOWED_BATCH_TRANSITIONS = new Set([
   'completed>queued',
   'failed>queued',
   'cancelled>queued',
+  'completed>processing',
+  'failed>processing',
+  'cancelled>processing',
 ]);
 
 describe('image state machine', () => {

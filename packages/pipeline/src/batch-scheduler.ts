@@ -1,10 +1,12 @@
-import { addFlow, type Queues } from '@renamer/queue';
+import { randomUUID } from 'node:crypto';
+import { addFlow, enqueue, type Queues } from '@renamer/queue';
 import { withTimeout } from '@renamer/service-kit';
 import type { FlowProducer } from 'bullmq';
+import type { ProposeRequest } from './propose-again';
 
 export interface BatchSchedulerDeps {
   flows: FlowProducer;
-  queues: Pick<Queues, 'images'>;
+  queues: Queues;
   now?: () => number;
   /** BullMQ waits for Redis without end; past this the caller is told, and the reconciler queues later. */
   timeoutMs?: number;
@@ -48,6 +50,21 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
   }
 
   return {
+    /** Queues names proposed again for a batch already moved to `processing`. */
+    propose(batchId: string, request: ProposeRequest): Promise<unknown> {
+      const payload = {
+        batchId,
+        imageIds: request.imageIds ? [...request.imageIds] : null,
+        includeEdited: request.includeEdited ?? false,
+        requestId: randomUUID(),
+      };
+      return withTimeout(
+        enqueue(deps.queues, 'propose-batch', payload),
+        deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        'queueing',
+      );
+    },
+
     schedule(batchId: string, imageIds: readonly string[], options: { requeue?: boolean } = {}): Promise<number> {
       return withTimeout(scheduleNow(batchId, imageIds, options), deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'queueing');
     },

@@ -16,6 +16,8 @@ export function toBatchStatusView(batch: Batch, counts: ImageStatusCounts): Batc
     locale: batch.locale,
     keywords: batch.keywords,
     context: batch.context,
+    template: batch.template,
+    instructions: batch.instructions,
     createdAt: batch.createdAt.toISOString(),
     updatedAt: batch.updatedAt.toISOString(),
     completedAt: batch.completedAt?.toISOString() ?? null,

@@ -39,6 +39,7 @@ const idle = { handle: async () => undefined };
 /** Handlers that do nothing, for the jobs a test does not look at. */
 const idleHandlers: JobHandlers = {
   'process-batch': idle,
+  'propose-batch': idle,
   'analyze-image': idle,
   'reconcile-images': idle,
   'prune-sessions': idle,

@@ -10,6 +10,8 @@ const person = {
   plan: 'basic',
   role: 'user',
   quota: 50,
+  template: null,
+  instructions: null,
   createdAt: '2026-11-01T00:00:00.000Z',
 } as const;
 

@@ -1,5 +1,4 @@
 import type { VisionTag } from '@renamer/contracts';
-import type { Image } from '@renamer/db';
 import {
   altText,
   fixedShape,
@@ -10,6 +9,7 @@ import {
   personTags,
   proposeName,
 } from '@renamer/domain';
+import { storedFacts } from '@renamer/pipeline';
 import type { Analysis, AnalysisContext } from './image-analyzer';
 
 export interface ImageName {
@@ -26,24 +26,6 @@ export interface ImageName {
 /** What the file and its upload say of the image besides its tags: a template's tokens and a name's last words. */
 export function imageFacts(analysis: Pick<Analysis, 'metadata'>, context: AnalysisContext): ImageFacts {
   return storedFacts({ ...context, metadata: analysis.metadata, createdAt: context.uploadedAt }, context.seq);
-}
-
-/** The facts of an image already analysed, as stored, at position `seq` of its batch. */
-export function storedFacts(
-  image: Pick<Image, 'originalFilename' | 'metadata'> & { createdAt?: Date },
-  seq: number | undefined,
-): ImageFacts {
-  const metadata = image.metadata;
-  return {
-    originalFilename: image.originalFilename,
-    width: metadata?.width,
-    height: metadata?.height,
-    orientation: metadata?.orientation,
-    capturedAt: metadata?.exif?.dateTimeOriginal,
-    camera: metadata?.exif,
-    uploadedAt: image.createdAt,
-    seq,
-  };
 }
 
 /**

@@ -146,7 +146,9 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
           format: image.metadata?.format,
         };
         const analysis = await withObjectFile(image.storageKey, (path) => deps.analyzer.analyze(path, context));
-        for (const skipped of analysis.provenance.filter((record) => record.outcome !== 'ok')) {
+        for (const skipped of analysis.provenance.filter(
+          (record) => record.outcome === 'failed' || record.outcome === 'timed-out',
+        )) {
           logger.warn({ analysisStep: skipped }, 'optional analysis step skipped');
         }
         const refuseUnsafe = await deps.refuseUnsafe();

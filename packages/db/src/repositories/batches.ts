@@ -15,13 +15,17 @@ export interface NewBatch {
   locale?: string;
   keywords?: string[];
   context?: string | null;
+  template?: string | null;
+  instructions?: string | null;
   total: number;
 }
 
 export type BatchUpdate = Partial<Pick<Batch, 'name' | 'status' | 'total' | 'completedAt'>>;
 
 /** What the person may change of their batch: what its later proposals and keyword suggestions use. */
-export type BatchSettings = Partial<Pick<Batch, 'name' | 'keywords' | 'context' | 'locale'>>;
+export type BatchSettings = Partial<
+  Pick<Batch, 'name' | 'keywords' | 'context' | 'locale' | 'template' | 'instructions'>
+>;
 
 /** A batch with its images counted per status. */
 export interface BatchStatusRow {

@@ -4,6 +4,7 @@ import {
   type ImageStatus,
   type ImageStatusCounts,
   type SeoScore,
+  type VisionTag,
 } from '@renamer/contracts';
 import { and, asc, eq, inArray, like, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
@@ -73,6 +74,8 @@ export interface ProposalRename {
   from: string;
   filename: string;
   seo: SeoScore;
+  /** The image's tags with the batch's current words, when it is named again. */
+  visionTags?: VisionTag[];
 }
 
 export interface ImageListParams extends PageParams {
@@ -370,11 +373,17 @@ export function createImageRepository(db: Database) {
     /**
      * Gives `ready` images whose filename is still the analyser's proposal `change.from` their new proposals,
      * with their history rows, in one transaction; images a person renamed, approved or that changed status
-     * meanwhile are left alone. Names may move between the images (a swap), so the old names are released
+     * meanwhile are left alone, unless `includeEdited` (then any `ready` or `approved` image still named
+     * `change.from` is renamed, and an approved one goes back to `ready`). Names may move between the images (a swap), so the old names are released
      * first. A name taken meanwhile by another image throws the violation of UNIQUE_FILENAME_PER_BATCH and
      * changes nothing. Returns the renamed images.
      */
-    async renameProposals(batchId: string, changes: readonly ProposalRename[], tx?: Executor): Promise<Image[]> {
+    async renameProposals(
+      batchId: string,
+      changes: readonly ProposalRename[],
+      { includeEdited = false }: { includeEdited?: boolean } = {},
+      tx?: Executor,
+    ): Promise<Image[]> {
       if (changes.length === 0) return [];
       return (tx ?? db).transaction(async (inner) => {
         const untouched = await inner
@@ -387,8 +396,9 @@ export function createImageRepository(db: Database) {
                 images.id,
                 changes.map((change) => change.id),
               ),
-              eq(images.status, 'ready'),
-              sql`${images.filename} = ${images.proposedFilename}`,
+              includeEdited
+                ? inArray(images.status, ['ready', 'approved'])
+                : and(eq(images.status, 'ready'), sql`${images.filename} = ${images.proposedFilename}`),
             ),
           )
           .for('update');
@@ -413,6 +423,10 @@ export function createImageRepository(db: Database) {
             filename,
             proposedFilename: filename,
             seo: byId((change) => sql`${JSON.stringify(change.seo)}::jsonb`),
+            visionTags: byId((change) =>
+              change.visionTags ? sql`${JSON.stringify(change.visionTags)}::jsonb` : sql`${images.visionTags}`,
+            ),
+            ...(includeEdited && { status: 'ready' as const, approvedAt: null }),
           })
           .where(inArray(images.id, ids))
           .returning();

@@ -10,6 +10,7 @@ import { sessionIsActive } from './sessions';
 import { userColumns } from './user-columns';
 
 export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount'>;
+export type ProfileUpdate = Partial<Pick<User, 'displayName' | 'template' | 'instructions'>>;
 
 export interface NewUser {
   provider: string;
@@ -146,8 +147,10 @@ export function createUserRepository(db: Database) {
       return { user, created };
     },
 
-    async updateProfile(id: string, profile: { displayName: string }, tx?: Executor): Promise<User | null> {
-      return updateWhereId(id, { displayName: profile.displayName }, tx);
+    /** The fields given (undefined leaves one as it is; null clears a default). */
+    async updateProfile(id: string, profile: ProfileUpdate, tx?: Executor): Promise<User | null> {
+      const { displayName, template, instructions } = profile;
+      return updateWhereId(id, { displayName, template, instructions }, tx);
     },
 
     async updateAccount(id: string, update: AccountUpdate, tx?: Executor): Promise<User | null> {

@@ -16,6 +16,7 @@ export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';
 export { type ShotFacts, shotKey } from './shot-pairs';
 export { NAME_SIGNALS, type SignalPolicy, type SignalRole } from './signals';
 export {
+  acceptedTemplate,
   fixedWords,
   MAX_TEMPLATE_LENGTH,
   type NamingTemplate,

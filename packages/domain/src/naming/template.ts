@@ -1,3 +1,4 @@
+import { AppError } from '@renamer/contracts';
 import { MAX_STEM_LENGTH, originalAsFilename } from '../filename/filename-rules';
 import { toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isReservedName } from '../filename/vocabulary';
@@ -30,6 +31,17 @@ export interface NamingTemplate {
 }
 
 export type TemplateParse = { ok: true; template: NamingTemplate } | { ok: false; problem: string };
+
+/**
+ * The template as it will be stored: unchanged when the rules accept it (null and undefined pass through), else
+ * `invalid_template` with the problem, and with the field it came from.
+ */
+export function acceptedTemplate<T extends string | null | undefined>(text: T, locale: string): T {
+  if (typeof text !== 'string') return text;
+  const parsed = parseTemplate(text, locale);
+  if (parsed.ok) return text;
+  throw new AppError('invalid_template', parsed.problem, [{ path: 'template', message: parsed.problem }]);
+}
 
 const TOKEN = /\{([^{}]*)\}/g;
 

@@ -45,12 +45,13 @@ export async function accountRoutes(app: FastifyInstance, { account, signIn }: A
       schema: {
         tags,
         operationId: 'updateProfile',
-        summary: 'Change the display name',
+        summary: 'Change the display name, or the naming template and model instructions new batches start from',
         body: UpdateProfileBody,
         response: { 200: Profile },
+        errors: ['invalid_template'],
       },
     },
-    async (request) => toProfile(await account.rename(principalOf(request).user.id, request.body.displayName)),
+    async (request) => toProfile(await account.updateProfile(principalOf(request).user.id, request.body)),
   );
 
   typed.delete(

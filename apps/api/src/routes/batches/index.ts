@@ -8,6 +8,9 @@ import {
   BatchList,
   BatchStatusResponse,
   ListQuery,
+  ProposeBody,
+  ProposeChanges,
+  ProposeQuery,
   UpdateBatchBody,
   UploadForm,
   UploadResponse,
@@ -60,6 +63,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
           'unsupported_media_type',
           'upload_rejected',
           'uploads_disabled',
+          'invalid_template',
         ],
       },
     },
@@ -67,7 +71,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
       await uploads.assertEnabled();
       if (!request.isMultipart()) throw new AppError('validation_failed', 'Send the files as multipart/form-data.');
       const body = readMultipartBody(request);
-      const result = await uploads.upload(principalOf(request).user.id, body.parts, request.log).catch((error) => {
+      const result = await uploads.upload(principalOf(request).user, body.parts, request.log).catch((error) => {
         throw body.asClientError(error);
       });
       return reply.code(201).send(result);
@@ -131,13 +135,43 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
       schema: {
         ...schema,
         operationId: 'updateBatch',
-        summary: 'Change the name, keywords, context or locale that later proposals and suggestions use',
+        summary:
+          'Change the name, keywords, context, locale, naming template or model instructions that later proposals use',
         params: BatchIdParams,
         body: UpdateBatchBody,
         response: { 200: BatchStatusResponse },
+        errors: ['invalid_template'],
       },
     },
     (request) => batches.updateSettings(principalOf(request).user.id, request.params.batchId, request.body),
+  );
+
+  typed.post(
+    '/api/batch/:batchId/propose',
+    {
+      schema: {
+        ...schema,
+        operationId: 'proposeAgain',
+        summary:
+          'Name the images again from their stored analysis with the batch’s current keywords, context, template and locale',
+        params: BatchIdParams,
+        querystring: ProposeQuery,
+        body: ProposeBody.default({ includeEdited: false }),
+        response: { 200: ProposeChanges, 202: BatchStatusResponse },
+        errors: ['conflict', 'unavailable'],
+      },
+    },
+    async (request, reply) => {
+      const { imageIds, includeEdited } = request.body;
+      const answer = await batches.propose(
+        principalOf(request).user.id,
+        request.params.batchId,
+        { imageIds, includeEdited },
+        request.query.dryRun,
+        request.log,
+      );
+      return reply.code('changes' in answer ? 200 : 202).send(answer);
+    },
   );
 
   typed.post(

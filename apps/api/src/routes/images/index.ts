@@ -63,6 +63,7 @@ export async function imageRoutes(app: FastifyInstance, { images }: ImageRoutesO
         summary: 'A name as the rules would make it, with its SEO score and why it would be refused; saves nothing',
         body: FilenameCheckBody,
         response: { 200: FilenameCheckResponse },
+        errors: ['invalid_template'],
       },
     },
     (request) => images.checkFilename(principalOf(request).user.id, request.body),

@@ -1,7 +1,14 @@
 import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
 import type { BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
-import { BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
-import { type BatchScheduler, type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/pipeline';
+import { acceptedTemplate, BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
+import {
+  type BatchScheduler,
+  type BatchTracker,
+  type ProposeRequest,
+  type PublishProgress,
+  planProposals,
+  toBatchStatusView,
+} from '@renamer/pipeline';
 import type { CallLog } from '@renamer/service-kit';
 import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 
@@ -23,6 +30,7 @@ export interface BatchServiceDeps {
 
 const notFound = () => new AppError('not_found', 'No such batch.');
 const isCancellable = (status: BatchStatus) => (BATCH_EVENTS.cancel.from as readonly BatchStatus[]).includes(status);
+const isFinished = (status: BatchStatus) => (BATCH_EVENTS.propose.from as readonly BatchStatus[]).includes(status);
 
 export function createBatchService(deps: BatchServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -56,10 +64,55 @@ export function createBatchService(deps: BatchServiceDeps) {
   return {
     status,
 
-    /** Name, keywords, context and locale; what is already named keeps its name, later proposals use them. */
+    /**
+     * Name, keywords, context, locale, template and instructions; what is already named keeps its name, later
+     * proposals (`propose`, a retry) use them.
+     */
     async updateSettings(userId: string, batchId: string, settings: BatchSettings) {
-      if (!(await deps.batches.updateSettingsForUser(batchId, userId, settings))) throw notFound();
+      const template = acceptedTemplate(settings.template, settings.locale ?? 'en');
+      if (!(await deps.batches.updateSettingsForUser(batchId, userId, { ...settings, template }))) throw notFound();
       return status(userId, batchId);
+    },
+
+    /**
+     * Names proposed again from the stored analysis with the batch's current words and template: with `dryRun`
+     * the changes it would make; otherwise the batch goes to `processing` and a job renames its images.
+     */
+    async propose(userId: string, batchId: string, request: ProposeRequest, dryRun: boolean, log: CallLog) {
+      const batch = await ownBatch(userId, batchId);
+      if (!isFinished(batch.status)) {
+        throw new AppError(
+          'conflict',
+          `The batch is ${batch.status}: names can be proposed again once it is finished.`,
+        );
+      }
+      const all = await deps.images.listAllByBatch(batchId);
+      const ids = new Set(all.map((image) => image.id));
+      const unknown = request.imageIds?.filter((id) => !ids.has(id)) ?? [];
+      if (unknown.length > 0) throw new AppError('not_found', `No such image in this batch: ${unknown.join(', ')}.`);
+      if (dryRun) {
+        const changes = planProposals(batch, all, request).map((planned) => ({
+          imageId: planned.image.id,
+          from: planned.image.filename!,
+          to: planned.filename,
+        }));
+        return { changes };
+      }
+      const moved = await deps.batches.update(
+        batchId,
+        { status: BATCH_EVENTS.propose.to, completedAt: null },
+        { expectStatus: BATCH_EVENTS.propose.from },
+      );
+      if (!moved) throw new AppError('conflict', 'The batch changed meanwhile: names are already being proposed.');
+      const view = await deps.tracker.imagesChanged(batchId, [], { finish: false });
+      try {
+        await deps.scheduler.propose(batchId, request);
+      } catch (err) {
+        log.error({ err, batchId }, 'names not proposed again: the job was not queued');
+        await deps.tracker.refreshBatch(batchId);
+        throw new AppError('unavailable', 'Names could not be proposed again just now; try again shortly.');
+      }
+      return view ?? status(userId, batchId);
     },
 
     /** Which of these files the user already has: clients skip them before uploading. */

@@ -15,9 +15,10 @@ import {
   type ImageRepository,
   isUniqueViolation,
   UNIQUE_FILE_PER_USER,
+  type User,
   type UserRepository,
 } from '@renamer/db';
-import { quotaRemaining } from '@renamer/domain';
+import { acceptedTemplate, quotaRemaining } from '@renamer/domain';
 import {
   type AllowedImageType,
   declaredTypeAgrees,
@@ -269,7 +270,8 @@ export function createUploadService(deps: UploadServiceDeps) {
   }
 
   /** `upload`, noting the code of each file it refuses in `refusals`. */
-  async function storeUpload(userId: string, parts: AsyncIterable<Multipart>, log: CallLog, refusals: ErrorCode[]) {
+  async function storeUpload(uploader: Uploader, parts: AsyncIterable<Multipart>, log: CallLog, refusals: ErrorCode[]) {
+    const userId = uploader.id;
     const { accepted, refused, fields } = await readParts(parts);
     try {
       const options = UploadFields.safeParse(fields);
@@ -280,6 +282,9 @@ export function createUploadService(deps: UploadServiceDeps) {
           options.error.issues.map((issue) => ({ path: `body.${issue.path.join('.')}`, message: issue.message })),
         );
       }
+      // The account's defaults stand where the upload says nothing; a template the upload gives is checked here.
+      const template = acceptedTemplate(options.data.template?.trim() || uploader.template, options.data.locale);
+      const instructions = options.data.instructions?.trim() || uploader.instructions;
       if (accepted.length + refused.length === 0) {
         throw new AppError('validation_failed', 'Send one or more files in parts named "files".');
       }
@@ -320,6 +325,8 @@ export function createUploadService(deps: UploadServiceDeps) {
               locale: options.data.locale,
               keywords: options.data.keywords,
               context: options.data.context?.trim() || null,
+              template,
+              instructions,
               total: fresh.length,
             },
             tx,
@@ -386,10 +393,11 @@ export function createUploadService(deps: UploadServiceDeps) {
       }
     },
 
-    async upload(userId: string, parts: AsyncIterable<Multipart>, log: CallLog) {
+    /** A new batch of the uploader's files, named with the upload's template and instructions, else the account's. */
+    async upload(uploader: Uploader, parts: AsyncIterable<Multipart>, log: CallLog) {
       const refusals: ErrorCode[] = [];
       try {
-        return await storeUpload(userId, parts, log, refusals);
+        return await storeUpload(uploader, parts, log, refusals);
       } catch (error) {
         if (error instanceof AppError && refusals.length === 0) refusals.push(error.code);
         throw error;
@@ -401,3 +409,4 @@ export function createUploadService(deps: UploadServiceDeps) {
 }
 
 export type UploadService = ReturnType<typeof createUploadService>;
+export type Uploader = Pick<User, 'id' | 'template' | 'instructions'>;

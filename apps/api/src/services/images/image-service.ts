@@ -1,5 +1,6 @@
 import {
   AppError,
+  type FilenameCheckBody,
   type FilenameCheckResponse,
   type ImageDetail,
   type ImageFormat,
@@ -19,22 +20,34 @@ import {
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
 import {
+  acceptedTemplate,
   FILENAME_REJECTIONS,
   type FilenameOptions,
   formatOfTypedName,
   IMAGE_EVENTS,
   normalizeFilename,
   originalAsFilename,
+  parseTemplate,
+  proposeName,
   type StatusEvent,
   scoreFilename,
+  sharedPrefix,
+  uniqueShapedFilename,
 } from '@renamer/domain';
-import type { BatchTracker } from '@renamer/pipeline';
+import { type BatchTracker, namingTags, storedFacts } from '@renamer/pipeline';
 import { toImageDetail, toImageView } from './image-view';
 
 export interface ImageServiceDeps {
   images: Pick<
     ImageRepository,
-    'findByIdForUser' | 'listByBatch' | 'update' | 'changeFilename' | 'transitionByBatch' | 'isFilenameTaken'
+    | 'findByIdForUser'
+    | 'listByBatch'
+    | 'update'
+    | 'changeFilename'
+    | 'transitionByBatch'
+    | 'isFilenameTaken'
+    | 'filenamesStartingWith'
+    | 'positionInBatch'
   >;
   batches: Pick<BatchRepository, 'findByIdForUser' | 'findById'>;
   filenameHistory: Pick<FilenameHistoryRepository, 'listForImage'>;
@@ -61,6 +74,34 @@ const isIn = (status: ImageStatus, event: StatusEvent<ImageStatus>) => event.fro
  */
 export function createImageService(deps: ImageServiceDeps) {
   const now = deps.now ?? (() => new Date());
+
+  /** The name `template` would give the image now, with its batch's current words, unique in its batch. */
+  async function checkTemplate(userId: string, text: string, imageId: string): Promise<FilenameCheckResponse> {
+    const image = await ownImage(userId, imageId);
+    const batch = await deps.batches.findById(image.batchId);
+    if (!batch) throw noSuchImage();
+    const parsed = parseTemplate(acceptedTemplate(text, batch.locale), batch.locale);
+    if (!parsed.ok || !image.metadata) {
+      const message = 'The image is not analysed yet: a template names it once it is.';
+      return { filename: null, valid: false, errors: [filenameError('invalid_filename', message)], seo: null };
+    }
+    const tags = namingTags(batch, image);
+    const proposal = proposeName(tags, {
+      format: image.metadata.format,
+      locale: batch.locale,
+      facts: storedFacts(image, await deps.images.positionInBatch(image)),
+      template: parsed.template,
+    });
+    if (!proposal.ok) {
+      const message = FILENAME_REJECTIONS[proposal.reason];
+      return { filename: null, valid: false, errors: [filenameError('invalid_filename', message)], seo: null };
+    }
+    const taken = new Set(
+      await deps.images.filenamesStartingWith(image.batchId, sharedPrefix(proposal.shape), image.id),
+    );
+    const filename = uniqueShapedFilename(proposal.shape, image.metadata.format, taken) ?? proposal.filename;
+    return { filename, valid: true, errors: [], seo: scoreFilename(filename, { tags, locale: batch.locale }) };
+  }
 
   async function ownImage(userId: string, imageId: string): Promise<Image> {
     const image = await deps.images.findByIdForUser(imageId, userId);
@@ -164,10 +205,8 @@ export function createImageService(deps: ImageServiceDeps) {
      * why it would be refused. For one of the user's images: its real format, its batch's locale and tags,
      * and the batch's other names; otherwise the typed extension's format (JPEG when it names none).
      */
-    async checkFilename(
-      userId: string,
-      check: { filename: string; imageId?: string; locale?: string },
-    ): Promise<FilenameCheckResponse> {
+    async checkFilename(userId: string, check: FilenameCheckBody): Promise<FilenameCheckResponse> {
+      if ('template' in check) return checkTemplate(userId, check.template, check.imageId);
       const image = check.imageId ? await ownImage(userId, check.imageId) : undefined;
       const batch = image ? await deps.batches.findById(image.batchId) : undefined;
       if (image && !batch) throw noSuchImage();

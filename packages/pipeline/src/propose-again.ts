@@ -1,0 +1,98 @@
+import type { TagSource, VisionTag } from '@renamer/contracts';
+import type { Batch, Image } from '@renamer/db';
+import { type ImageFacts, nameBatch, parseTemplate, personTags, shotKey } from '@renamer/domain';
+
+/** The facts of an image as stored, at position `seq` of its batch: a template's tokens and a name's last words. */
+export function storedFacts(
+  image: Pick<Image, 'originalFilename' | 'metadata'> & { createdAt?: Date },
+  seq: number | undefined,
+): ImageFacts {
+  const metadata = image.metadata;
+  return {
+    originalFilename: image.originalFilename,
+    width: metadata?.width,
+    height: metadata?.height,
+    orientation: metadata?.orientation,
+    capturedAt: metadata?.exif?.dateTimeOriginal,
+    camera: metadata?.exif,
+    uploadedAt: image.createdAt,
+    seq,
+  };
+}
+
+/** What the person said, stored among an image's tags: replaced by the batch's current words when named again. */
+const PERSON_SOURCES: readonly TagSource[] = ['keywords', 'context', 'filename'];
+
+/** The image's stored tags with the batch's current words in place of those it was analysed with. */
+export function namingTags(batch: Pick<Batch, 'locale' | 'keywords' | 'context'>, image: Image): VisionTag[] {
+  return [
+    ...personTags({
+      keywords: batch.keywords,
+      context: batch.context,
+      originalFilename: image.originalFilename,
+      locale: batch.locale,
+    }),
+    ...image.visionTags.filter((tag) => !PERSON_SOURCES.includes(tag.source)),
+  ];
+}
+
+export interface ProposeRequest {
+  /** Only these images (of the batch); all by default. */
+  imageIds?: readonly string[] | null;
+  /** Names a person gave or approved are proposed again too (approved images go back to `ready`). */
+  includeEdited?: boolean;
+}
+
+export interface PlannedProposal {
+  image: Image;
+  filename: string;
+  /** The image's tags with the batch's current words. */
+  visionTags: VisionTag[];
+  seo: NonNullable<Image['seo']>;
+}
+
+/** A name a person has not touched: still the analyser's proposal, not approved. */
+export const isUntouchedProposal = (image: Image) =>
+  image.status === 'ready' && image.filename !== null && image.filename === image.proposedFilename;
+
+/**
+ * The names the batch's images would get if proposed again from their stored analysis with the batch's current
+ * keywords, context, template and locale; only the images whose name would change. `all` is every image of the
+ * batch in upload order: those not named again keep their names, which no proposal takes.
+ */
+export function planProposals(
+  batch: Pick<Batch, 'locale' | 'keywords' | 'context' | 'template'>,
+  all: readonly Image[],
+  request: ProposeRequest,
+): PlannedProposal[] {
+  const wanted = request.imageIds ? new Set(request.imageIds) : null;
+  const targets = all.filter(
+    (image) =>
+      (image.status === 'ready' || image.status === 'approved') &&
+      image.metadata !== null &&
+      image.filename !== null &&
+      (wanted === null || wanted.has(image.id)) &&
+      (request.includeEdited || isUntouchedProposal(image)),
+  );
+  const targetIds = new Set(targets.map((image) => image.id));
+  const taken = new Set(all.flatMap((image) => (image.filename && !targetIds.has(image.id) ? [image.filename] : [])));
+  const seq = new Map(all.map((image, index) => [image.id, index + 1]));
+  const parsed = batch.template ? parseTemplate(batch.template, batch.locale) : null;
+  const tagsOf = new Map(targets.map((image) => [image.id, namingTags(batch, image)]));
+  const named = nameBatch(
+    targets.map((image) => ({
+      id: image.id,
+      format: image.metadata!.format,
+      tags: tagsOf.get(image.id)!,
+      perceptualHash: image.perceptualHash,
+      shot: shotKey({ originalFilename: image.originalFilename, exif: image.metadata!.exif }),
+      facts: storedFacts(image, seq.get(image.id)),
+    })),
+    { locale: batch.locale, taken, template: parsed?.ok ? parsed.template : null },
+  );
+  return targets.flatMap((image) => {
+    const proposal = named.get(image.id);
+    if (!proposal?.ok || proposal.filename === image.filename) return [];
+    return [{ image, filename: proposal.filename, visionTags: tagsOf.get(image.id)!, seo: proposal.seo }];
+  });
+}
