@@ -86,6 +86,11 @@ export const PEOPLE_ONLY: Partial<Config> = {
   face: { enabled: true } as Config['face'],
   body: { enabled: true } as Config['body'],
 };
+export const BODY_ONLY: Partial<Config> = {
+  object: { enabled: false } as Config['object'],
+  face: { enabled: false } as Config['face'],
+  body: { enabled: true } as Config['body'],
+};
 
 // Loading and freeing take turns, so a detector created while the last one closes gets a model that stays loaded.
 const lifecycle = serialQueue();

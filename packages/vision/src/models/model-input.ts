@@ -33,11 +33,11 @@ function regionOf(image: DecodedImage, region?: Region) {
 }
 
 /**
- * The picture with its aspect kept, at most `maxEdge` on the long edge, as an int32 [height, width, 3] tensor: for
+ * The picture (or a region of it) with its aspect kept, at most `maxEdge` on the long edge, as an int32 [height, width, 3] tensor: for
  * models that resize by themselves.
  */
-export async function imageInput(tf: Tfjs, image: DecodedImage, maxEdge: number) {
-  const { data, info } = await regionOf(image)
+export async function imageInput(tf: Tfjs, image: DecodedImage, maxEdge: number, region?: Region) {
+  const { data, info } = await regionOf(image, region)
     .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true });

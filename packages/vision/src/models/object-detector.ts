@@ -1,9 +1,10 @@
 import type { VisionTag } from '@renamer/contracts';
-import type { ObjectResult } from '@vladmandic/human';
+import type { BodyResult, ObjectResult } from '@vladmandic/human';
 import type { DecodedImage } from '../decoded-image';
 import { TRUSTED_COCO_LABELS } from './coco-labels';
 import {
   acquireCocoModel,
+  BODY_ONLY,
   COCO_INPUT_PX,
   type CocoModel,
   OBJECTS_ONLY,
@@ -11,7 +12,7 @@ import {
   releaseCocoModel,
 } from './coco-model';
 import { imageInput, type Region, squareInput } from './model-input';
-import { findPeople, peopleTags } from './people';
+import { bodyRegionOf, findPeople, isSureBody, peopleTags, sureFaces } from './people';
 import { serialQueue } from './serial';
 
 /** Calibrated on the fixture photographs (packages/vision/README.md, "Models"). */
@@ -25,6 +26,8 @@ const MIN_OBJECT_AREA = 0.005;
  */
 const CENTRE: Region = { left: 0.2, top: 0.2, width: 0.6, height: 0.6 };
 const CONFIRMING_SCORE = 0.4;
+/** A group's first faces are enough to say people. */
+const MAX_FACES_LOOKED_AT = 3;
 /** blazeface looks at 256 px, movenet at 192 px: the people models get the picture at this size, aspect kept. */
 const PEOPLE_INPUT_PX = 512;
 
@@ -92,7 +95,25 @@ async function detectPeople(model: CocoModel, image: DecodedImage) {
   try {
     const result = await model.human.detect(input, PEOPLE_ONLY);
     if (result.error) throw new Error(`people detection failed: ${result.error}`);
-    return findPeople(result.face, result.body);
+    // A face the whole frame's body did not confirm gets a look of its own (several people confuse movenet).
+    const aroundFaces: BodyResult[] = [];
+    if (!result.body.some(isSureBody)) {
+      for (const face of sureFaces(result.face).slice(0, MAX_FACES_LOOKED_AT)) {
+        aroundFaces.push(...(await detectBody(model, image, bodyRegionOf(face))));
+      }
+    }
+    return findPeople(result.face, result.body, aroundFaces);
+  } finally {
+    input.dispose();
+  }
+}
+
+async function detectBody(model: CocoModel, image: DecodedImage, region: Region): Promise<BodyResult[]> {
+  const input = await imageInput(model.tf, image, PEOPLE_INPUT_PX, region);
+  try {
+    const result = await model.human.detect(input, BODY_ONLY);
+    if (result.error) throw new Error(`people detection failed: ${result.error}`);
+    return result.body;
   } finally {
     input.dispose();
   }

@@ -29,26 +29,57 @@ export interface PeopleFound {
   confidence: number;
   /** The largest face's share of the frame. */
   largestFace: number;
+  /** Faces whose own surroundings showed a body (looked at only when the whole frame's body did not pass). */
+  facesWithBody: number;
 }
 
-export function findPeople(faces: readonly FaceResult[], bodies: readonly BodyResult[]): PeopleFound {
-  const sureFaces = faces.filter(
-    (face) => face.score >= FACE_THRESHOLD && face.boxRaw[2] * face.boxRaw[3] >= MIN_FACE_AREA,
+/** The sure faces of a detection: past the threshold and not too small. */
+export function sureFaces(faces: readonly FaceResult[]): FaceResult[] {
+  return faces.filter((face) => face.score >= FACE_THRESHOLD && face.boxRaw[2] * face.boxRaw[3] >= MIN_FACE_AREA);
+}
+
+/** Whether movenet's body passes: its score, and enough of its keypoints seen. */
+export function isSureBody(body: BodyResult): boolean {
+  return (
+    body.score >= BODY_THRESHOLD &&
+    body.keypoints.filter((keypoint) => keypoint.score >= KEYPOINT_SCORE).length >= BODY_KEYPOINTS
   );
-  const sureBodies = bodies.filter(
-    (body) =>
-      body.score >= BODY_THRESHOLD &&
-      body.keypoints.filter((keypoint) => keypoint.score >= KEYPOINT_SCORE).length >= BODY_KEYPOINTS,
-  );
+}
+
+/**
+ * Where a face's body would be, as shares of the frame: three face widths across, from a face height above the face
+ * to three below it. movenet sees one body at a time, so with several people in the frame it may pass for none;
+ * looked at around each face, each body is alone.
+ */
+export function bodyRegionOf(face: FaceResult) {
+  const [x, y, width, height] = face.boxRaw;
+  const left = Math.max(0, x - width);
+  const top = Math.max(0, y - height);
+  return {
+    left,
+    top,
+    width: Math.min(1, x + 2 * width) - left,
+    height: Math.min(1, y + 4 * height) - top,
+  };
+}
+
+export function findPeople(
+  faces: readonly FaceResult[],
+  bodies: readonly BodyResult[],
+  bodiesAroundFaces: readonly BodyResult[] = [],
+): PeopleFound {
+  const passing = sureFaces(faces);
+  const sureBodies = [...bodies, ...bodiesAroundFaces].filter(isSureBody);
   const confidences = [
-    ...sureFaces.map((face) => confidenceBeyond(face.score, FACE_THRESHOLD, 0.95)),
+    ...passing.map((face) => confidenceBeyond(face.score, FACE_THRESHOLD, 0.95)),
     ...sureBodies.map((body) => confidenceBeyond(body.score, BODY_THRESHOLD, 0.85)),
   ];
   return {
-    faces: sureFaces.length,
-    body: sureBodies.length > 0,
+    faces: passing.length,
+    body: bodies.some(isSureBody),
     confidence: Math.max(0, ...confidences),
-    largestFace: Math.max(0, ...sureFaces.map((face) => face.boxRaw[2] * face.boxRaw[3])),
+    largestFace: Math.max(0, ...passing.map((face) => face.boxRaw[2] * face.boxRaw[3])),
+    facesWithBody: bodiesAroundFaces.filter(isSureBody).length,
   };
 }
 
@@ -59,11 +90,13 @@ export function findPeople(faces: readonly FaceResult[], bodies: readonly BodyRe
 export function peopleTags(found: PeopleFound, detectedPersons: readonly number[]): VisionTag[] {
   // A face alone is not enough: blazeface scores animals' faces as high as people's (a dog's 0.72 on the tuning
   // set). A body, or the COCO detector's person, must say it too; faces then only count the people.
-  if (!found.body && detectedPersons.length === 0) return [];
-  const persons = Math.max(found.faces, detectedPersons.length, 1);
+  // Faces confirmed one by one (each by the body around it) count only themselves.
+  if (!found.body && detectedPersons.length === 0 && found.facesWithBody === 0) return [];
+  const confirmedFaces = found.body || detectedPersons.length > 0 ? found.faces : found.facesWithBody;
+  const persons = Math.max(confirmedFaces, detectedPersons.length, 1);
   const confidence = Math.max(found.confidence, ...detectedPersons);
   const tags: VisionTag[] = [{ label: persons >= 2 ? 'people' : 'person', confidence, source: 'objects' }];
-  if (found.faces === 1 && found.largestFace >= PORTRAIT_FACE_AREA) {
+  if (persons === 1 && found.faces === 1 && found.largestFace >= PORTRAIT_FACE_AREA) {
     tags.push({ label: 'portrait', confidence: found.confidence, source: 'composition' });
   }
   return tags;
