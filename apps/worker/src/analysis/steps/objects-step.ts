@@ -3,7 +3,7 @@ import type { VisionToolkit } from '../vision-toolkit';
 
 export const objectsStep = (toolkit: Pick<VisionToolkit, 'objects'>): AnalysisStep => ({
   name: 'objects',
-  source: 'COCO object detector (@vladmandic/human centernet, tfjs WASM)',
+  source: 'COCO objects and people (@vladmandic/human centernet, blazeface, movenet; tfjs WASM)',
   timeoutMs: 20_000,
   optional: true,
   run: async ({ decoded, signal }) => {
