@@ -11,6 +11,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp } from '../ui/naming';
+import { ProblemLine } from '../ui/problem';
 
 const Nothing = z.null();
 
@@ -24,6 +26,7 @@ export function AccountPage({ profile }: { profile: Profile }) {
   return (
     <>
       <ProfileSection profile={profile} onSaved={() => queries.invalidateQueries({ queryKey: ['me'] })} />
+      <NamingDefaultsSection profile={profile} onSaved={(saved) => queries.setQueryData(['me'], saved)} />
       <QuotaSection />
       <ApiKeysSection />
       <DeleteAccountSection />
@@ -57,6 +60,65 @@ function ProfileSection({ profile, onSaved }: { profile: Profile; onSaved: () =>
         </button>
         {!valid.success && <p role="alert">{valid.error.issues[0]?.message}</p>}
         {save.isSuccess && <p role="status">Saved.</p>}
+      </form>
+    </section>
+  );
+}
+
+/** The template and instructions new batches take when their upload names none (PATCH /api/auth/me). */
+function NamingDefaultsSection({ profile, onSaved }: { profile: Profile; onSaved: (saved: Profile) => void }) {
+  const id = useId();
+  const [template, setTemplate] = useState(profile.template ?? '');
+  const [instructions, setInstructions] = useState(profile.instructions ?? '');
+  const save = useMutation({
+    mutationFn: () =>
+      api('/api/auth/me', ProfileSchema, {
+        method: 'PATCH',
+        json: { template: template.trim() || null, instructions: instructions.trim() || null },
+      }),
+    onSuccess: (saved) => {
+      setTemplate(saved.template ?? '');
+      setInstructions(saved.instructions ?? '');
+      onSaved(saved);
+    },
+  });
+  const dirty = template.trim() !== (profile.template ?? '') || instructions.trim() !== (profile.instructions ?? '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Naming defaults</h2>
+      <p className="meta">New batches use these when their upload names no template or instructions of its own.</p>
+      <form onSubmit={submit}>
+        <label htmlFor={`${id}-template`}>Default naming template</label>
+        <input
+          id={`${id}-template`}
+          className="wide"
+          maxLength={200}
+          spellCheck={false}
+          placeholder="{subject}"
+          value={template}
+          onChange={(event) => setTemplate(event.target.value)}
+        />
+        <TemplateHelp />
+        <label htmlFor={`${id}-instructions`}>Default instructions for the vision model</label>
+        <textarea
+          id={`${id}-instructions`}
+          maxLength={MAX_INSTRUCTIONS}
+          aria-describedby={`${id}-instructions-hint`}
+          value={instructions}
+          onChange={(event) => setInstructions(event.target.value)}
+        />
+        <p id={`${id}-instructions-hint`} className="meta">
+          {charactersLeft(instructions)}. Read only when the server runs a vision model.
+        </p>
+        <button type="submit" disabled={!dirty || save.isPending}>
+          Save defaults
+        </button>
+        {save.isSuccess && !dirty && <p role="status">Saved: new batches use them.</p>}
+        <ProblemLine error={save.error} />
       </form>
     </section>
   );

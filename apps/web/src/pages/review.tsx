@@ -15,6 +15,7 @@ import { ProblemLine } from '../ui/problem';
 import { ArchivePanel } from './archive-panel';
 import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
+import { NamingPanel } from './naming-panel';
 
 const PAGE = 100;
 const ROW_HEIGHT = 88;
@@ -30,6 +31,7 @@ const SHORTCUTS: [string, string][] = [
   ['a', 'approve, and go to the next image to review'],
   ['Shift+A', 'approve every image on the list'],
   ['u', 'undo the last change'],
+  ['x', 'mark the image for naming again, or unmark it'],
   ['?', 'these shortcuts'],
   ['Esc', 'back to the batches'],
 ];
@@ -47,6 +49,14 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   const [help, setHelp] = useState(false);
   const [undo, setUndo] = useState<Undo | undefined>();
   const [failure, setFailure] = useState<unknown>();
+  /** The images marked for "Name again" (x, or the checkbox beside the selected image). */
+  const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
+  const toggleMark = (imageId: string) =>
+    setMarked((current) => {
+      const next = new Set(current);
+      if (!next.delete(imageId)) next.add(imageId);
+      return next;
+    });
   const listRef = useRef<HTMLDivElement>(null);
   const key = ['batch-images', batchId, 'review', sort];
   const batch = useQuery({
@@ -154,6 +164,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       ['a', () => current.status === 'ready' && approve(current)],
       ['A', () => approveAll()],
       ['u', () => undo?.run().then(() => setUndo(undefined))],
+      ['x', () => toggleMark(current.id)],
       ['?', () => setHelp(!help)],
       ['Escape', () => (help ? setHelp(false) : onLeave())],
     ]);
@@ -219,6 +230,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
                 >
                   <ImageRow
                     image={image}
+                    marked={marked.has(image.id)}
                     renaming={renaming && row.index === selected}
                     onRename={(filename) => rename(image, filename).catch(setFailure)}
                     onCancel={() => {
@@ -234,9 +246,16 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
         {/* Beside the list on a wide screen, under it on a narrow one. */}
         <div className="review-side">
           <ProblemLine error={failure ?? pages.error} />
+          {current && (
+            <label className="inline">
+              <input type="checkbox" checked={marked.has(current.id)} onChange={() => toggleMark(current.id)} /> Mark{' '}
+              {current.filename ?? current.originalFilename} for naming again
+            </label>
+          )}
           {current && <ImageDetailPanel image={current} act={act} />}
         </div>
       </div>
+      <NamingPanel batchId={batchId} images={images} marked={[...marked]} onNamedAgain={() => setMarked(new Set())} />
       <KeywordsPanel batchId={batchId} imageId={current?.id} />
       <ArchivePanel batchId={batchId} />
       {undo && (
@@ -250,6 +269,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
 
 function ImageRow(props: {
   image: ImageView;
+  marked: boolean;
   renaming: boolean;
   onRename: (filename: string) => void;
   onCancel: () => void;
@@ -270,6 +290,7 @@ function ImageRow(props: {
         )}
         <div className="meta">
           <span data-testid="image-status">{image.status}</span>
+          {props.marked && <span data-testid="marked"> · marked for naming again</span>}
           {image.seo && (
             <span title={image.seo.reasons.map((reason) => reason.detail).join('\n')}> · score {image.seo.score}</span>
           )}

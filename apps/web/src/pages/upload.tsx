@@ -1,8 +1,9 @@
-import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS } from '@renamer/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS, Profile } from '@renamer/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
-import { api } from '../api/client';
-import { nextStep, ProblemLine } from '../ui/problem';
+import { ApiProblem, api } from '../api/client';
+import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp } from '../ui/naming';
+import { explain, nextStep, ProblemLine } from '../ui/problem';
 import { hashFiles } from '../upload/hash-files';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
 import { BatchPanels } from './batch-panel';
@@ -35,9 +36,27 @@ const isImageLike = (file: File) => !file.name.startsWith('.');
  */
 export function UploadPage({ onReview }: { onReview: (batchId: string) => void }) {
   const queries = useQueryClient();
-  const ids = { keywords: useId(), context: useId(), locale: useId(), files: useId(), folder: useId() };
+  const ids = {
+    keywords: useId(),
+    context: useId(),
+    locale: useId(),
+    template: useId(),
+    instructions: useId(),
+    files: useId(),
+    folder: useId(),
+  };
+  const me = useQuery({ queryKey: ['me'], queryFn: () => api('/api/auth/me', Profile) });
   const [rows, setRows] = useState<Row[]>([]);
-  const [fields, setFields] = useState<UploadFields>({ keywords: '', context: '', locale: 'en' });
+  const [fields, setFields] = useState<UploadFields>({
+    keywords: '',
+    context: '',
+    locale: 'en',
+    template: '',
+    instructions: '',
+  });
+  /** The server's refusal of the template (`invalid_template`): said under the field, the files kept to send again. */
+  const [templateProblem, setTemplateProblem] = useState<string>();
+  const templateInput = useRef<HTMLInputElement>(null);
   const [phase, setPhase] = useState<'idle' | 'hashing' | 'uploading' | 'done'>('idle');
   const [hashed, setHashed] = useState(0);
   const [sent, setSent] = useState<Record<number, number>>({});
@@ -70,6 +89,10 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
       );
     } else if ('network' in outcome) {
       setStatus(files, { state: 'network' });
+    } else if (outcome.problem.code === 'invalid_template') {
+      // Nothing of the request was kept: the files wait for a corrected template.
+      setStatus(files, { state: 'waiting' });
+      setTemplateProblem(explain(new ApiProblem(outcome.problem.status, 'invalid_template', outcome.problem.detail)));
     } else {
       const perFile = new Map((outcome.problem.errors ?? []).map((error) => [error.path, error]));
       setRows((current) =>
@@ -91,6 +114,7 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
 
   async function upload(files: readonly File[]) {
     setFailure(undefined);
+    setTemplateProblem(undefined);
     try {
       await hashCheckAndSend(files);
     } catch (error) {
@@ -130,12 +154,21 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
         return { ...row, status: { state: 'uploading', group, offset } };
       }),
     );
+    let templateRefused = false;
     await sendGroups(
       groups,
       fields,
-      (group, outcome) => settle(groups[group]!, outcome),
+      (group, outcome) => {
+        if (!outcome.ok && 'problem' in outcome && outcome.problem.code === 'invalid_template') templateRefused = true;
+        settle(groups[group]!, outcome);
+      },
       (group, bytes) => setSent((current) => ({ ...current, [group]: bytes })),
     );
+    if (templateRefused) {
+      setPhase('idle');
+      templateInput.current?.focus();
+      return;
+    }
     setPhase('done');
     void queries.invalidateQueries({ queryKey: ['quota'] });
     void queries.invalidateQueries({ queryKey: ['batches'] });
@@ -195,6 +228,47 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           value={fields.context}
           onChange={(event) => setFields({ ...fields, context: event.target.value })}
         />
+        <label htmlFor={ids.template}>Naming template (optional)</label>
+        <input
+          id={ids.template}
+          ref={templateInput}
+          className="wide"
+          maxLength={200}
+          spellCheck={false}
+          placeholder={me.data?.template ?? '{subject}'}
+          aria-describedby={`${ids.template}-hint${templateProblem ? ` ${ids.template}-problem` : ''}`}
+          aria-invalid={templateProblem ? true : undefined}
+          value={fields.template}
+          onChange={(event) => {
+            setTemplateProblem(undefined);
+            setFields({ ...fields, template: event.target.value });
+          }}
+        />
+        <p id={`${ids.template}-hint`} className="meta">
+          {me.data?.template
+            ? `Empty: your account's default, ${me.data.template}.`
+            : 'Empty: the names say what each photo shows.'}{' '}
+          The server checks the template when you upload; a batch's review page previews the names it gives.
+        </p>
+        {templateProblem && (
+          <p id={`${ids.template}-problem`} role="alert" className="problem">
+            {templateProblem}
+          </p>
+        )}
+        <TemplateHelp open />
+        <label htmlFor={ids.instructions}>Instructions for the vision model (optional)</label>
+        <textarea
+          id={ids.instructions}
+          maxLength={MAX_INSTRUCTIONS}
+          placeholder={me.data?.instructions ?? 'e.g. mention the product colour'}
+          aria-describedby={`${ids.instructions}-hint`}
+          value={fields.instructions}
+          onChange={(event) => setFields({ ...fields, instructions: event.target.value })}
+        />
+        <p id={`${ids.instructions}-hint`} className="meta">
+          {charactersLeft(fields.instructions)}.{' '}
+          {me.data?.instructions ? "Empty: your account's default." : 'Read only when the server runs a vision model.'}
+        </p>
         <label htmlFor={ids.locale}>Language of the names</label>
         <select
           id={ids.locale}

@@ -10,6 +10,7 @@ const NEXT_STEP: Record<string, string> = {
   validation_failed: 'Correct the highlighted value and try again.',
   invalid_filename: 'Choose another name.',
   invalid_keywords: 'Change or remove the keywords named.',
+  invalid_template: 'Change the template: use only the tokens listed, around words that can make a name.',
   unsupported_media_type: 'Upload a photo (JPEG, PNG, WebP, GIF, AVIF, TIFF, HEIC or camera RAW).',
   file_too_large: 'Upload a smaller file.',
   unsafe_file: 'The file is not a clean image; export it again from your photo app.',

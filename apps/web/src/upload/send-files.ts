@@ -9,6 +9,10 @@ export interface UploadFields {
   keywords: string;
   context: string;
   locale: string;
+  /** A naming template; empty: the account's default. */
+  template: string;
+  /** For the vision model; empty: the account's default. */
+  instructions: string;
 }
 
 export type RequestOutcome =
