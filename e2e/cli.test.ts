@@ -233,6 +233,88 @@ describe('renamer rename', () => {
   });
 });
 
+describe('renamer rename with a naming template, and --again', () => {
+  /** The names of a batch's images on the server, by original file name. */
+  async function serverNames(key: string, batchId: string): Promise<Record<string, string>> {
+    const response = await fetch(`${apiUrl}/api/image/batch/${batchId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const { items } = (await response.json()) as { items: { originalFilename: string; filename: string }[] };
+    return Object.fromEntries(items.map((image) => [image.originalFilename, image.filename]));
+  }
+
+  it('names an upload with --template (and keeps --instructions on the batch), refuses an unknown token with the server’s detail, then names the batch again: a dry run that changes nothing, the images chosen, and the rest', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const env = { RENAMER_API_KEY: key };
+    const folder = cameraFolder('template', await syntheticPhotos([761, 762]));
+    const run = await renamer(
+      ['rename', folder, '--template', 'acme-{subject}-{seq:2}', '--instructions', 'mention the colour', '--json'],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const uploaded = renameResult(run);
+    expect(uploaded.files.map((file) => file.newName)).toEqual([
+      expect.stringMatching(/^acme-[a-z0-9-]+-01\.jpg$/),
+      expect.stringMatching(/^acme-[a-z0-9-]+-02\.jpg$/),
+    ]);
+    const [batchId] = uploaded.batches;
+    const status = JSON.parse((await renamer(['status', batchId!, '--json'], env)).stdout);
+    expect(status).toMatchObject({ template: 'acme-{subject}-{seq:2}', instructions: 'mention the colour' });
+
+    const refused = await renamer(
+      ['rename', cameraFolder('bad-template', await syntheticPhotos([763])), '--template', '{colour}-shoes'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^renamer: .*colour.* \(invalid_template\)$/m);
+    expect(await imagesUsed(key)).toBe(2);
+
+    // The first image named again under a new template (saved on the batch): the second keeps its name.
+    const [first, second] = uploaded.files;
+    const one = await renamer(
+      ['rename', '--again', batchId!, '--images', first!.imageId!, '--template', 'shop-{subject}'],
+      env,
+    );
+    expect(one.code, one.stderr).toBe(0);
+    let names = await serverNames(key, batchId!);
+    expect(names['IMG_0001.JPG']).toMatch(/^shop-/);
+    expect(names['IMG_0002.JPG']).toBe(second!.newName);
+    expect(one.stdout).toContain(`IMG_0001.JPG  ${first!.newName}  ${names['IMG_0001.JPG']}`);
+    expect(one.stdout).toContain('1 name changed, 0 kept');
+
+    // A dry run says what the rest of the batch would become, and changes nothing.
+    const dry = await renamer(['rename', '--again', batchId!, '--dry-run', '--json'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan).toMatchObject({
+      batchId,
+      dryRun: true,
+      changes: [
+        {
+          imageId: second!.imageId,
+          originalName: 'IMG_0002.JPG',
+          from: second!.newName,
+          to: expect.stringMatching(/^shop-/),
+        },
+      ],
+      unchanged: 1,
+    });
+    expect(await serverNames(key, batchId!)).toEqual(names);
+
+    const rest = await renamer(['rename', '--again', batchId!], env);
+    expect(rest.code, rest.stderr).toBe(0);
+    names = await serverNames(key, batchId!);
+    expect(names['IMG_0002.JPG']).toBe(plan.changes[0].to);
+    expect(rest.stdout).toContain(plan.changes[0].to);
+    expect(rest.stdout).toMatch(new RegExp(`1 name changed, 1 kept; batch ${batchId} completed`));
+    expect(await imagesUsed(key)).toBe(2);
+
+    // --again is about a batch: paths, or an upload's options, are a usage mistake.
+    expect((await renamer(['rename', '--again', batchId!, folder], env)).code).toBe(2);
+    expect((await renamer(['rename', folder, '--include-edited'], env)).code).toBe(2);
+  }, 120_000);
+});
+
 describe('renamer batches, status, download and keywords', () => {
   it('lists the batches, shows one, downloads its ZIP, and checks keywords (exit 3 when one is unusable)', async () => {
     const { key } = await stack.createUser({ quota: 50 });
@@ -273,9 +355,12 @@ describe('renamer batches, status, download and keywords', () => {
     expect(second.uploaded).toBe(0);
     expect(visible(copies)).toHaveLength(4);
     for (const [name, checksum] of before) expect(sha256(join(copies, name))).toBe(checksum);
+    // Each copy under its name with the next number free (two photos may share a stem: -2 is then taken already).
     for (const [index, file] of second.files.entries()) {
       const stem = first.files[index]!.newName!.replace(/\.jpg$/, '');
-      expect(file.deliveredAs).toBe(join(copies, `${stem}-2.jpg`));
+      expect(file.deliveredAs!.startsWith(join(copies, `${stem}-`))).toBe(true);
+      expect(file.deliveredAs).toMatch(/-\d+\.jpg$/);
+      expect(before.has(file.deliveredAs!.split('/').pop()!)).toBe(false);
     }
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import {
   ValidateKeywordsResponse,
 } from '@renamer/contracts';
 import { Command, CommanderError, Option } from 'commander';
+import { type AgainOptions, type AgainResult, renameAgain } from './again';
 import { ApiClient } from './client';
 import { completionScript, SHELLS } from './completion';
 import { loadConnection, saveConnection } from './config';
@@ -62,15 +63,25 @@ program
     out(`${PLAN_NAMES[quota.plan]}: ${quota.used} of ${quota.quota} images used this month, ${quota.remaining} left`);
   });
 
+/** What only an upload does, refused with --again (and --again's own options without it). */
+const UPLOAD_ONLY = ['keywords', 'context', 'locale', 'recursive', 'approve', 'embed', 'out', 'inPlace', 'copyTo'];
+const AGAIN_ONLY = ['images', 'includeEdited'];
+const flag = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+
 program
   .command('rename')
   .description(
-    'upload the images of folders or files (what the account already holds is not uploaded again), wait for their names, and deliver them',
+    'upload the images of folders or files (what the account already holds is not uploaded again), wait for their names, and deliver them; or, with --again BATCH, name a batch again',
   )
-  .argument('<paths...>', 'folders and image files')
+  .argument('[paths...]', 'folders and image files')
   .option('--keywords <list>', 'comma-separated keywords that lead the names')
   .option('--context <text>', 'what the photos show, in a sentence')
   .option('--locale <tag>', 'language of the names (BCP 47), e.g. de')
+  .option('--template <template>', 'a naming template, e.g. "acme-{subject}-{seq:3}" (default: the account’s)')
+  .option('--instructions <text>', 'instructions for the vision model, at most 500 characters (default: the account’s)')
+  .option('--again <batch>', 'name an uploaded batch again (with the batch’s keywords, template and instructions)')
+  .option('--images <ids>', 'with --again: only these comma-separated image ids')
+  .option('--include-edited', 'with --again: also the images a person renamed or approved')
   .option('-r, --recursive', 'look into subfolders too')
   .option('--approve', 'approve every name')
   .option('--embed', 'write title, alt text and keywords into the delivered files (with --out or --copy-to)')
@@ -79,7 +90,24 @@ program
   .option('--copy-to <dir>', 'write renamed copies into a folder')
   .option('--dry-run', 'upload nothing and change nothing: say what would happen')
   .option('--json', 'one JSON document on stdout (schema/rename-result.schema.json); progress on stderr')
-  .action(async (paths: string[], options: Parameters<typeof rename>[2]) => {
+  .action(async (paths: string[], options: Parameters<typeof rename>[2] & AgainOptions & { again?: string }) => {
+    if (options.again !== undefined) {
+      const stray = UPLOAD_ONLY.filter((name) => options[name as keyof typeof options] !== undefined);
+      if (paths.length > 0 || stray.length > 0) {
+        throw new CliError(
+          `--again names an uploaded batch again: ${paths.length > 0 ? 'give no paths' : `${stray.map(flag).join(', ')} only apply to an upload`}`,
+          EXIT.usage,
+        );
+      }
+      const again = await renameAgain(await client(), options.again, options);
+      if (options.json) out(JSON.stringify(again, null, 2));
+      else printAgainTable(again);
+      process.exitCode = again.exitCode;
+      return;
+    }
+    const stray = AGAIN_ONLY.filter((name) => options[name as keyof typeof options] !== undefined);
+    if (stray.length > 0) throw new CliError(`${stray.map(flag).join(', ')} only apply with --again BATCH`, EXIT.usage);
+    if (paths.length === 0) throw new CliError('give folders or image files to rename, or --again BATCH', EXIT.usage);
     const result = await rename(await client(), paths, options);
     if (options.json) out(JSON.stringify(result, null, 2));
     else printRenameTable(result);
@@ -241,6 +269,23 @@ function printRenameTable(result: RenameResult) {
   if (result.archive) parts.push(`archive ${result.archive}`);
   if (result.undoManifest) parts.push(`undo: renamer undo ${result.undoManifest}`);
   out(parts.join('; '));
+}
+
+function printAgainTable(result: AgainResult) {
+  if (result.changes.length > 0) {
+    out(
+      table(
+        ['file', 'name', result.dryRun ? 'would become' : 'new name'],
+        result.changes.map((change) => [change.originalName, change.from, change.to]),
+      ),
+    );
+  }
+  const changed = `${result.changes.length} ${result.changes.length === 1 ? 'name' : 'names'}`;
+  out(
+    result.dryRun
+      ? `${changed} would change, ${result.unchanged} would stay (dry run: nothing changed)`
+      : `${changed} changed, ${result.unchanged} kept; batch ${result.batchId} ${result.status}`,
+  );
 }
 
 try {

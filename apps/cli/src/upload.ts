@@ -10,7 +10,13 @@ export interface UploadFields {
   keywords?: string;
   context?: string;
   locale?: string;
+  /** A naming template (`acme-{subject}-{seq:3}`); the account's default when absent. */
+  template?: string;
+  /** For the vision model; the account's default when absent. */
+  instructions?: string;
 }
+/** The form fields of POST /api/batch a run sends (its other options stay on this side). */
+const FIELDS = ['keywords', 'context', 'locale', 'template', 'instructions'] as const;
 
 /** One `POST /api/batch` of ≤ 100 files, each streamed from disk (a file-backed Blob), never read into memory. */
 export async function uploadRequest(
@@ -19,7 +25,10 @@ export async function uploadRequest(
   fields: UploadFields,
 ): Promise<UploadResponse> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) if (value) form.append(name, value);
+  for (const name of FIELDS) {
+    const value = fields[name];
+    if (value) form.append(name, value);
+  }
   for (const file of files) form.append('files', await openAsBlob(file.path), file.name);
   return client.request('/api/batch', UploadResponse, { method: 'POST', body: form });
 }
