@@ -156,6 +156,29 @@ describe('a batch named with a template and instructions, renamed by a person, t
     });
   }, 120_000);
 
+  it('analyses the pixels again when the instructions changed, and only then', async () => {
+    const owner = await stack.createUser();
+    const files = [{ name: 'IMG_880.JPG', bytes: await photo('jpeg', 11), type: 'image/jpeg' }];
+    const { body } = await upload(api.url, owner.key, files, { instructions: 'Name the glaze.' });
+    await waitForBatch(api.url, owner.key, body.batchId, (batch) => batch.status === 'completed', 60_000);
+    const imageId: string = body.accepted[0].imageId;
+    expect((await send('GET', `/api/image/${imageId}`, owner.key)).body).toMatchObject({
+      filename: 'glazed-ceramic-mug.jpg',
+    });
+
+    model.reply({ content: answer(['speckled', 'stoneware', 'cup']) });
+    const calls = model.requests.length;
+    await send('PATCH', `/api/batch/${body.batchId}`, owner.key, { instructions: 'Name the clay, not the glaze.' });
+    expect((await send('POST', `/api/batch/${body.batchId}/propose`, owner.key, {})).status).toBe(202);
+    await waitForBatch(api.url, owner.key, body.batchId, (batch) => batch.status === 'completed', 60_000);
+
+    expect(model.requests.length).toBe(calls + 1);
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('Name the clay, not the glaze.');
+    const image = (await send('GET', `/api/image/${imageId}`, owner.key)).body!;
+    expect(image).toMatchObject({ filename: 'speckled-stoneware-cup.jpg', status: 'ready' });
+    expect(image.history[0]).toMatchObject({ from: 'glazed-ceramic-mug.jpg', to: 'speckled-stoneware-cup.jpg' });
+  }, 90_000);
+
   it("starts new batches from the account's template and instructions, and refuses another user's batch", async () => {
     const owner = await stack.createUser();
     const defaults = await send('PATCH', '/api/auth/me', owner.key, {

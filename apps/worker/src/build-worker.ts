@@ -22,6 +22,7 @@ import {
 } from '@renamer/service-kit';
 import { createImageAnalyzer } from './analysis/create-image-analyzer';
 import type { ImageAnalyzer } from './analysis/image-analyzer';
+import { llmStepSource } from './analysis/steps/llm-step';
 import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
@@ -103,8 +104,16 @@ export function buildWorker({
       nameAsWhole: batchNamer({ images: repositories.images, batches: repositories.batches }),
     }),
     'propose-batch': proposeBatchHandler({
+      batches: repositories.batches,
+      images: repositories.images,
+      scheduler: createBatchScheduler({ flows, queues }),
       tracker,
       proposeAgain: batchProposer({ images: repositories.images, batches: repositories.batches }),
+      modelSource: async () => {
+        const { llm } = toolkit;
+        if (!llm || !env.ANALYSIS_STEPS.has('llm') || !(await flags.isEnabled('llm-analysis'))) return null;
+        return llmStepSource(llm);
+      },
     }),
     'analyze-image': analyzeImageHandler({
       images: repositories.images,

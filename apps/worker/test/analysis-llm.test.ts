@@ -91,6 +91,8 @@ describe('the vision model in the analyser', () => {
       outcome: 'ok',
       durationMs: expect.any(Number),
       tokens: { prompt: 1234, completion: 56 },
+      // What the model was asked with: naming again asks it again only when these change.
+      instructions: 'Mention the colour of the kite; British English please.',
     });
     // The model read the instructions: nothing says they went unused.
     expect(analysis.provenance.map((record) => record.step)).not.toContain('instructions');

@@ -146,6 +146,8 @@ export const AnalysisStepRecord = z.object({
   durationMs: z.number().int().min(0),
   /** What a call to a vision model used, as its server reported it (absent when it reported nothing). */
   tokens: z.object({ prompt: z.number().int().min(0), completion: z.number().int().min(0) }).optional(),
+  /** The person's instructions a vision model was given (null: none), so a change of them is known to need it again. */
+  instructions: z.string().nullable().optional(),
 });
 export type AnalysisStepRecord = z.infer<typeof AnalysisStepRecord>;
 

@@ -19,8 +19,9 @@ export const IMAGE_TRANSITIONS: Readonly<Record<ImageStatus, readonly ImageStatu
   queued: ['processing', 'cancelled', 'failed'],
   // Back to queued: a retryable attempt failed or the worker died, so the job runs again.
   processing: ['ready', 'failed', 'queued', 'cancelled'],
-  ready: ['approved'],
-  approved: ['ready'],
+  // Back to queued: named again after the vision model or its instructions changed, so analysed again.
+  ready: ['approved', 'queued'],
+  approved: ['ready', 'queued'],
   failed: ['queued'],
   cancelled: ['queued'],
 };

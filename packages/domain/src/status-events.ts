@@ -27,6 +27,8 @@ export const IMAGE_EVENTS = {
   timedOut: { from: ['queued', 'processing'], to: 'failed' },
   cancel: { from: CANCELLABLE_IMAGE_STATUSES, to: 'cancelled' },
   retry: { from: RETRYABLE_IMAGE_STATUSES, to: 'queued' },
+  /** Named again once the vision model or its instructions changed: the pixels are analysed again. */
+  reanalyse: { from: ['ready', 'approved'], to: 'queued' },
   approve: { from: ['ready'], to: 'approved' },
   unapprove: { from: ['approved'], to: 'ready' },
   /** A new filename (a person's, or a revert): an approved image goes back to `ready`, a ready one stays. */

@@ -48,6 +48,8 @@ const ALLOWED_IMAGE_TRANSITIONS = new Set([
   'processing>cancelled',
   'ready>approved',
   'approved>ready',
+  'ready>queued',
+  'approved>queued',
   'failed>queued',
   'cancelled>queued',
 ]);

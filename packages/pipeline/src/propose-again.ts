@@ -55,6 +55,19 @@ export interface PlannedProposal {
 export const isUntouchedProposal = (image: Image) =>
   image.status === 'ready' && image.filename !== null && image.filename === image.proposedFilename;
 
+/** The analysed images a request names again: those it lists (all by default), untouched unless `includeEdited`. */
+export function proposalTargets(all: readonly Image[], request: ProposeRequest): Image[] {
+  const wanted = request.imageIds ? new Set(request.imageIds) : null;
+  return all.filter(
+    (image) =>
+      (image.status === 'ready' || image.status === 'approved') &&
+      image.metadata !== null &&
+      image.filename !== null &&
+      (wanted === null || wanted.has(image.id)) &&
+      (request.includeEdited || isUntouchedProposal(image)),
+  );
+}
+
 /**
  * The names the batch's images would get if proposed again from their stored analysis with the batch's current
  * keywords, context, template and locale; only the images whose name would change. `all` is every image of the
@@ -65,15 +78,7 @@ export function planProposals(
   all: readonly Image[],
   request: ProposeRequest,
 ): PlannedProposal[] {
-  const wanted = request.imageIds ? new Set(request.imageIds) : null;
-  const targets = all.filter(
-    (image) =>
-      (image.status === 'ready' || image.status === 'approved') &&
-      image.metadata !== null &&
-      image.filename !== null &&
-      (wanted === null || wanted.has(image.id)) &&
-      (request.includeEdited || isUntouchedProposal(image)),
-  );
+  const targets = proposalTargets(all, request);
   const targetIds = new Set(targets.map((image) => image.id));
   const taken = new Set(all.flatMap((image) => (image.filename && !targetIds.has(image.id) ? [image.filename] : [])));
   const seq = new Map(all.map((image, index) => [image.id, index + 1]));

@@ -33,6 +33,29 @@ function whyUnread(setup: VisionModelSetup): string {
 
 export const INSTRUCTIONS_SKIPPED_STEP = 'instructions';
 
+/** The instructions as the model gets them: trimmed, null when there are none. */
+export const givenInstructions = (context: Pick<AnalysisContext, 'instructions'>) =>
+  context.instructions?.trim() || null;
+
+/**
+ * Whether the image's stored analysis is not what the vision model in use (`modelSource`, its step's source; null
+ * when none is) would give now: a model was added or changed since, or the batch's instructions changed. Naming
+ * again analyses such images again; every other image is named from what is stored.
+ */
+export function needsTheModelAgain(
+  analysisSteps: readonly StepRecord[],
+  instructions: string | null,
+  modelSource: string | null,
+): boolean {
+  if (modelSource === null) return false;
+  const call = analysisSteps.find((record) => record.step === 'llm');
+  return (
+    call === undefined ||
+    call.source !== modelSource ||
+    (call.instructions ?? null) !== givenInstructions({ instructions })
+  );
+}
+
 export function withVisionModelRecords(analyzer: ImageAnalyzer, setup: VisionModelSetup): ImageAnalyzer {
   return {
     async analyze(path, context) {
@@ -41,7 +64,9 @@ export function withVisionModelRecords(analyzer: ImageAnalyzer, setup: VisionMod
       callsByContext.set(own, call);
       const analysis = await analyzer.analyze(path, own);
       const provenance: StepRecord[] = analysis.provenance.map((record) =>
-        record.step === 'llm' && call.tokens ? { ...record, tokens: call.tokens } : record,
+        record.step === 'llm'
+          ? { ...record, ...(call.tokens && { tokens: call.tokens }), instructions: givenInstructions(context) }
+          : record,
       );
       if (context.instructions?.trim() && !provenance.some((record) => record.step === 'llm')) {
         provenance.push({

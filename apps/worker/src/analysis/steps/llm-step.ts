@@ -5,6 +5,9 @@ import { reportTokens } from '../vision-model-records';
 
 const TITLE_CONFIDENCE = 0.95;
 
+/** The step's source: the model by name, so an analysis by another model is told apart. */
+export const llmStepSource = (llm: Pick<LlmProvider, 'model'>) => `OpenAI-compatible vision model ${llm.model}`;
+
 /**
  * The configured vision model, given a small JPEG, the local signals and the person's words: keywords, context,
  * the batch's template (how the words will be used) and instructions (their wishes). Optional: when it fails or
@@ -13,7 +16,7 @@ const TITLE_CONFIDENCE = 0.95;
  */
 export const llmStep = (llm: LlmProvider, timeoutMs: number): AnalysisStep => ({
   name: 'llm',
-  source: `OpenAI-compatible vision model ${llm.model}`,
+  source: llmStepSource(llm),
   timeoutMs,
   optional: true,
   run: async ({ decoded, context, tagsSoFar, signal }) => {
