@@ -25,7 +25,7 @@ export const proposeBatchHandler = (deps: ProposeBatchDeps) =>
   ({
     async handle({ batchId, imageIds, includeEdited }) {
       const batch = await deps.batches.findById(batchId);
-      if (!batch || batch.status !== 'processing') return { skipped: 'the batch is not being named again' };
+      if (batch?.status !== 'processing') return { skipped: 'the batch is not being named again' };
       const modelSource = await deps.modelSource();
       const targets = proposalTargets(await deps.images.listAllByBatch(batchId), { imageIds, includeEdited });
       const stale = targets.filter((image) => needsTheModelAgain(image.analysisSteps, batch.instructions, modelSource));
