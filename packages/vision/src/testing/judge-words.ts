@@ -41,6 +41,18 @@ const CONNECTING_WORDS = new Set([
   'near',
 ]);
 
+/**
+ * The last words a name is completed with when nothing else is known (the frame's shape, the month it was taken or
+ * uploaded: `horizontal-format-june-2024`): true of the file whatever it shows, so never wrong, never a subject.
+ */
+const TRUE_OF_ANY_PICTURE = new Set([
+  'horizontal',
+  'vertical',
+  'square',
+  'format',
+  ...'january february march april may june july august september october november december'.split(' '),
+]);
+
 const IRREGULAR_SINGULARS: Record<string, string> = {
   people: 'person',
   men: 'man',
@@ -69,7 +81,10 @@ export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, wo
   const acceptable = photo.acceptable.map(toWords);
   const judgement: WordJudgement = { correct: [], neutral: [], wrong: [] };
   for (const entry of words) {
-    const verdict = judgeEntry(toWords(entry), shows, acceptable);
+    const entryWords = toWords(entry);
+    const verdict = entryWords.every((word) => TRUE_OF_ANY_PICTURE.has(word))
+      ? 'neutral'
+      : judgeEntry(entryWords, shows, acceptable);
     if (verdict) judgement[verdict].push(entry);
   }
   return judgement;
