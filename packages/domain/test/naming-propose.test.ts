@@ -163,6 +163,36 @@ describe('proposeName from realistic signals', () => {
   });
 });
 
+describe('a name of fewer than three words', () => {
+  const tag = (label: string, source: VisionTag['source'], confidence = 0.8): VisionTag => ({
+    label,
+    source,
+    confidence,
+  });
+  const facts = { originalFilename: 'IMG_5101.JPG', width: 4000, height: 3000, capturedAt: '2024-06-01T10:00:00' };
+
+  it('is completed with the kind of picture (one only), its light, then its colours', () => {
+    const tags = [
+      tag('dog', 'objects'),
+      tag('portrait', 'composition', 0.7),
+      tag('close-up', 'composition', 0.6),
+      tag('low light', 'light', 0.6),
+      tag('brown', 'colour', 0.7),
+    ];
+    expect(named(tags, { ...jpeg, facts })).toBe('dog-portrait-low-light.jpg');
+    expect(named([tag('dog', 'objects'), tag('brown', 'colour')], { ...jpeg, facts })).toBe(
+      'dog-brown-horizontal-format.jpg',
+    );
+  });
+
+  it("ends with the frame's shape and the month, never a camera's name", () => {
+    expect(named([], { ...jpeg, facts })).toBe('horizontal-format-june-2024.jpg');
+    expect(named([tag('blue', 'colour')], { ...jpeg, facts: { ...facts, width: 3000, height: 4000 } })).toBe(
+      'blue-vertical-format.jpg',
+    );
+  });
+});
+
 describe('proposeName on any input', () => {
   it('gives a name that passes the filename rules as it stands, or a rejection with a reason', () => {
     fc.assert(

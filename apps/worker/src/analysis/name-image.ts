@@ -25,7 +25,9 @@ export interface ImageName {
 
 /** What the file and its upload say of the image besides its tags: a template's tokens and a name's last words. */
 export function imageFacts(analysis: Pick<Analysis, 'metadata'>, context: AnalysisContext): ImageFacts {
-  return storedFacts({ ...context, metadata: analysis.metadata, createdAt: context.uploadedAt }, context.seq);
+  // Analysed as soon as it is uploaded: without the upload's time, now is as good a month.
+  const createdAt = context.uploadedAt ?? new Date();
+  return storedFacts({ ...context, metadata: analysis.metadata, createdAt }, context.seq);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface WordLimits {
 export const MIN_NAME_WORDS = 3;
 /** Two colours say what a frame looks like; more is a palette. */
 const MAX_COLOUR_PHRASES = 2;
+/** One kind of picture: a portrait is not also a close-up. */
+const MAX_KIND_PHRASES = 1;
 
 /** The roles that complete a name of fewer than three words, in this order: each is true and more general. */
 const COMPLETION_ROLES: readonly SignalRole[] = ['kind', 'light', 'colour', 'fallback'];
@@ -44,11 +46,17 @@ export function composeWords(
       colourWords += added;
     }
   }
+  let kinds = 0;
   for (const role of COMPLETION_ROLES) {
     for (const candidate of candidates) {
       if (words.list.length >= MIN_NAME_WORDS) return words.list;
-      if (candidate.role !== role || (role === 'colour' && colours === MAX_COLOUR_PHRASES)) continue;
-      if (words.add(candidate) > 0 && role === 'colour') colours++;
+      if (candidate.role !== role) continue;
+      if ((role === 'colour' && colours === MAX_COLOUR_PHRASES) || (role === 'kind' && kinds === MAX_KIND_PHRASES)) {
+        continue;
+      }
+      if (words.add(candidate) === 0) continue;
+      if (role === 'colour') colours++;
+      if (role === 'kind') kinds++;
     }
   }
   return words.list;
