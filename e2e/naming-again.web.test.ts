@@ -110,6 +110,16 @@ describe('naming templates and "Name again" in the web app', () => {
         expect.stringMatching(/^acme-[a-z0-9-]+-01\.jpg$/),
         expect.stringMatching(/^acme-[a-z0-9-]+-02\.jpg$/),
       ]);
+    // The next upload's template, previewed on the photos just uploaded.
+    await template.fill('brand-{subject}');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('list', { name: 'Names the template would give' })
+          .getByTestId('template-preview-name')
+          .allTextContents(),
+      )
+      .toEqual([expect.stringMatching(/^brand-[a-z0-9-]+\.jpg$/), expect.stringMatching(/^brand-[a-z0-9-]+\.jpg$/)]);
     expect(await seriousViolations(page)).toEqual([]);
 
     // The review page: the batch's template and instructions, and a live preview of a new template.

@@ -82,7 +82,9 @@ function NamingDefaultsSection({ profile, onSaved }: { profile: Profile; onSaved
       onSaved(saved);
     },
   });
-  const dirty = template.trim() !== (profile.template ?? '') || instructions.trim() !== (profile.instructions ?? '');
+  // What the server holds: the answer to the last save, else the profile the page was given.
+  const held = save.data ?? profile;
+  const dirty = template.trim() !== (held.template ?? '') || instructions.trim() !== (held.instructions ?? '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();

@@ -1,8 +1,8 @@
-import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS, Profile } from '@renamer/contracts';
+import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS, ImageList, Profile } from '@renamer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { ApiProblem, api } from '../api/client';
-import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp } from '../ui/naming';
+import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp, TemplatePreview } from '../ui/naming';
 import { explain, nextStep, ProblemLine } from '../ui/problem';
 import { hashFiles } from '../upload/hash-files';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
@@ -248,7 +248,8 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           {me.data?.template
             ? `Empty: your account's default, ${me.data.template}.`
             : 'Empty: the names say what each photo shows.'}{' '}
-          The server checks the template when you upload; a batch's review page previews the names it gives.
+          The server checks the template when you upload; once photos are uploaded, the names it gives them are
+          previewed here and on their batch's review page.
         </p>
         {templateProblem && (
           <p id={`${ids.template}-problem`} role="alert" className="problem">
@@ -256,6 +257,7 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           </p>
         )}
         <TemplateHelp open />
+        {fields.template.trim() && <LastUploadPreview batchId={batchIds.at(-1)} template={fields.template} />}
         <label htmlFor={ids.instructions}>Instructions for the vision model (optional)</label>
         <textarea
           id={ids.instructions}
@@ -314,6 +316,26 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
       </ul>
       {batchIds.length > 0 && <BatchPanels batchIds={batchIds} onReview={onReview} />}
     </section>
+  );
+}
+
+/**
+ * Once a batch was uploaded from this page, the names the template being typed would give its first photos (the
+ * batch followed below, so its images are already read): an example before the next upload.
+ */
+function LastUploadPreview({ batchId, template }: { batchId: string | undefined; template: string }) {
+  const images = useQuery({
+    queryKey: ['batch-images', batchId, 'list'],
+    queryFn: () => api(`/api/image/batch/${batchId}?limit=100`, ImageList),
+    enabled: batchId !== undefined,
+  });
+  const named = images.data?.items.filter((image) => image.filename) ?? [];
+  if (named.length === 0) return null;
+  return (
+    <>
+      <p className="meta">What this template would name the photos of your last upload:</p>
+      <TemplatePreview template={template} images={named} />
+    </>
   );
 }
 
