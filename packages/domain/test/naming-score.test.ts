@@ -76,6 +76,28 @@ describe('scoreFilename', () => {
     expect(failed('yellow-tram-on-hill-lisbon-june.jpg', seen)).not.toContain('descriptive');
   });
 
+  it('does not call a name of words no dictionary or tag knows descriptive, nor one the analysis contradicts', () => {
+    const unknown = scoreFilename('coldripple-skarvfjell-nordvik.jpg', { tags: [], locale: 'en' });
+    expect(unknown.score).toBeLessThan(100);
+    expect(unknown.reasons.find((reason) => reason.rule === 'descriptive')!.detail).toContain(
+      'no dictionary or tag knows coldripple, skarvfjell, nordvik',
+    );
+    // A person's keyword is known, whatever the dictionary says; so is one unknown word among known ones.
+    const keyword = [{ label: 'Skarvfjell', confidence: 1, source: 'keywords' as const }];
+    expect(failed('skarvfjell-mountain-hut.jpg', { tags: keyword, locale: 'en' })).not.toContain('descriptive');
+    expect(scoreFilename('lighthouse-at-dusk-brittany.jpg', { tags: [], locale: 'en' }).score).toBe(100);
+    // Kept from the uploaded name, which the pixels do not bear out.
+    const paintbrushes = {
+      tags: [
+        { label: 'wall art landscape print', confidence: 1, source: 'filename' as const },
+        { label: 'paintbrush', confidence: 0.8, source: 'objects' as const },
+        { label: 'blue', confidence: 0.7, source: 'colour' as const },
+      ],
+      locale: 'en',
+    };
+    expect(failed('wall-art-landscape-print.jpg', paintbrushes)).toEqual(['consistent_with_tags']);
+  });
+
   it('reads the words of the locale', () => {
     const german = {
       tags: [{ label: 'Grüne Tasse', confidence: 1, source: 'keywords' as const }],

@@ -1,5 +1,5 @@
+import { englishWords } from '@renamer/domain';
 import { describe, expect, it } from 'vitest';
-import { englishWords } from '../src/ocr/english-words';
 import { keepReadableWords } from '../src/ocr/word-filter';
 
 const dictionary = englishWords();

@@ -1,3 +1,4 @@
+export { englishWords } from './english-words';
 export { safeEntryName, uniqueEntryNames } from './entry-names';
 export {
   DEFAULT_PROPOSAL_WORDS,

@@ -1,6 +1,7 @@
 import { DATE_TAG_MONTHS, SEO_RULES, type SeoRule, type SeoScore, type VisionTag } from '@renamer/contracts';
+import { englishWords } from '../filename/english-words';
 import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH, withoutTypedExtensions } from '../filename/filename-rules';
-import { toAsciiWords } from '../filename/transliterate';
+import { languageOf, toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isStopWord } from '../filename/vocabulary';
 import { MIN_NAME_WORDS } from './compose-words';
 import { FRAME_SHAPES, FRAME_WORD } from './image-facts';
@@ -88,12 +89,15 @@ function descriptive(meaningful: readonly string[], { tags, locale }: ScoreOptio
     (word) => YEAR.test(word) || (DATE_TAG_MONTHS as readonly string[]).includes(word) || placeWords.has(word),
   );
   const frame = frameWordsIn(meaningful);
-  const what = meaningful.filter((word) => !whenOrWhere.includes(word) && !frame.includes(word));
+  const said = meaningful.filter((word) => !whenOrWhere.includes(word) && !frame.includes(word));
+  const unknown = unknownWords(said, tags, locale);
+  const what = said.filter((word) => !unknown.includes(word));
   if (what.length >= MIN_NAME_WORDS)
     return { passed: true, detail: `${what.length} words say what the picture shows.` };
   const besides = [
     whenOrWhere.length > 0 ? `${list(whenOrWhere)} say when or where` : '',
     frame.length > 0 ? `${list(frame)} only the frame's shape` : '',
+    unknown.length > 0 ? `no dictionary or tag knows ${list(unknown)}` : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -103,6 +107,24 @@ function descriptive(meaningful: readonly string[], { tags, locale }: ScoreOptio
       `${saying(what)} what the picture shows${besides ? ` (${besides})` : ''}: use ${MIN_NAME_WORDS} to ${DEFAULT_PROPOSAL_WORDS} words. ` +
       'Keywords or a context for the batch, or a vision model, give the analyser more to say.',
   };
+}
+
+/**
+ * In a name made mostly of words no English dictionary holds and no tag but the uploaded name says
+ * (`coldripple-skarv-fjell`), those words: they may be a brand or a place the person knows, but nothing tells what
+ * they show. One such word among known ones (`lighthouse-at-dusk-brittany`) is taken on trust. Only English names
+ * are checked: there is no dictionary of the other locales here.
+ */
+function unknownWords(what: readonly string[], tags: readonly VisionTag[], locale: string): string[] {
+  if (languageOf(locale) !== 'en') return [];
+  const vocabulary = new Set(described(tags).flatMap((tag) => toAsciiWords(tag.label, locale)));
+  const unknown = what.filter((word) => /[a-z]/.test(word) && !vocabulary.has(word) && !englishWords().has(word));
+  return unknown.length * 2 > what.length ? unknown : [];
+}
+
+/** The tags that say something of the picture besides its uploaded name (which is what a score judges). */
+function described(tags: readonly VisionTag[]): VisionTag[] {
+  return tags.filter((tag) => tag.source !== 'camera' && tag.source !== 'filename');
 }
 
 /** `horizontal format` and the like, which a name is completed with when nothing else is known. */
@@ -157,9 +179,12 @@ function keywordPresent(meaningful: readonly string[], keywords: readonly string
     : { passed: true, detail: `Holds the keyword "${present}".` };
 }
 
+/**
+ * Whether the name agrees with what the analysis and the person said (not with the uploaded name alone: a name
+ * kept from `wall-art-landscape-print.jpg` for a picture of paintbrushes disagrees with it).
+ */
 function consistentWithTags(meaningful: readonly string[], { tags, locale }: ScoreOptions) {
-  const known = tags
-    .filter((tag) => tag.source !== 'camera')
+  const known = described(tags)
     .map((tag) => tag.label)
     .flatMap((label) => toAsciiWords(label, locale));
   if (known.length === 0) return { passed: true, detail: 'No tags to compare the name with.' };

@@ -5,7 +5,7 @@ import type { VisionTag } from '@renamer/contracts';
 import sharp from 'sharp';
 import { createWorker, type Page, type Worker } from 'tesseract.js';
 import type { DecodedImage } from '../decoded-image';
-import { englishWords } from './english-words';
+import { englishWords } from '@renamer/domain';
 import { mayHoldText } from './text-gate';
 import { keepReadableWords, type ReadWord } from './word-filter';
 
