@@ -63,6 +63,10 @@ export function AnalyticsSection() {
               value={data.revenue.map((entry) => formatMoney(entry.amount, entry.currency)).join(', ') || '—'}
             />
             <Figure
+              term="Vision model"
+              value={`${data.visionModel.calls} calls, ${data.visionModel.failures} failed (${data.visionModel.timedOut} timed out), ${data.visionModel.fallbacks} named locally; tokens ${data.visionModel.tokens.prompt} in, ${data.visionModel.tokens.completion} out`}
+            />
+            <Figure
               term="Refused files"
               value={data.rejections.map((entry) => `${entry.code} ${entry.count}`).join(', ') || 'none'}
             />
