@@ -16,6 +16,7 @@ const CLI = join(CLI_DIR, 'dist/renamer.js');
 const TSUP = fileURLToPath(new URL('../node_modules/tsup/dist/cli-default.js', import.meta.url));
 const PHOTOS = fileURLToPath(new URL('../fixtures/photos', import.meta.url));
 const SCHEMA = JSON.parse(readFileSync(join(CLI_DIR, 'schema/rename-result.schema.json'), 'utf8'));
+const AGAIN_SCHEMA = JSON.parse(readFileSync(join(CLI_DIR, 'schema/rename-again-result.schema.json'), 'utf8'));
 
 let stack: ApiStack;
 let apiUrl: string;
@@ -286,6 +287,8 @@ describe('renamer rename with a naming template, and --again', () => {
     const dry = await renamer(['rename', '--again', batchId!, '--dry-run', '--json'], env);
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout);
+    const validate = new Ajv2020({ strict: false }).compile(AGAIN_SCHEMA);
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
     expect(plan).toMatchObject({
       batchId,
       dryRun: true,

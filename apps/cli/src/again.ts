@@ -30,6 +30,16 @@ export const AgainResult = z.object({
 });
 export type AgainResult = z.infer<typeof AgainResult>;
 
+/** The JSON Schema of `--again --json`, as committed in schema/rename-again-result.schema.json. */
+export const againResultJsonSchema = () =>
+  z.toJSONSchema(
+    AgainResult.meta({
+      title: 'renamer rename --again --json',
+      $id: 'https://renamer.dev/schemas/cli/rename-again-result.json',
+    }),
+    { target: 'draft-2020-12' },
+  );
+
 const Uuid = z.uuid();
 
 /**

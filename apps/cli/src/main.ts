@@ -60,6 +60,8 @@ program
     ]);
     if (options.json) return out(JSON.stringify({ ...me, usage: quota, server: api.connection.server }));
     out(`${me.displayName} on ${api.connection.server}`);
+    if (me.template) out(`default template: ${me.template}`);
+    if (me.instructions) out(`default instructions: ${me.instructions}`);
     out(`${PLAN_NAMES[quota.plan]}: ${quota.used} of ${quota.quota} images used this month, ${quota.remaining} left`);
   });
 
@@ -163,6 +165,8 @@ program
     out(
       `ready ${counts.ready}, approved ${counts.approved}, queued ${counts.queued}, processing ${counts.processing}, failed ${counts.failed}, cancelled ${counts.cancelled}`,
     );
+    if (status.template) out(`template: ${status.template}`);
+    if (status.instructions) out(`instructions: ${status.instructions}`);
   });
 
 program
