@@ -312,6 +312,21 @@ describe('renamer rename with a naming template, and --again', () => {
     expect(rest.stdout).toMatch(new RegExp(`1 name changed, 1 kept; batch ${batchId} completed`));
     expect(await imagesUsed(key)).toBe(2);
 
+    // A name a person gave is kept, unless --include-edited.
+    const renamed = await fetch(`${apiUrl}/api/image/${first!.imageId}/filename`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'blue-leather-boots' }),
+    });
+    expect(renamed.status).toBe(200);
+    const kept = JSON.parse((await renamer(['rename', '--again', batchId!, '--dry-run', '--json'], env)).stdout);
+    // (The other image may now take the name without its -2 that the renamed one held.)
+    expect(kept.changes.map((change: { imageId: string }) => change.imageId)).not.toContain(first!.imageId);
+    const edited = await renamer(['rename', '--again', batchId!, '--include-edited', '--dry-run'], env);
+    expect(edited.stdout).toMatch(/^IMG_0001\.JPG +blue-leather-boots\.jpg +shop-[a-z0-9-]+\.jpg$/m);
+    expect(edited.stdout).toContain('(dry run: nothing changed)');
+    expect((await serverNames(key, batchId!))['IMG_0001.JPG']).toBe('blue-leather-boots.jpg');
+
     // --again is about a batch: paths, or an upload's options, are a usage mistake.
     expect((await renamer(['rename', '--again', batchId!, folder], env)).code).toBe(2);
     expect((await renamer(['rename', folder, '--include-edited'], env)).code).toBe(2);
