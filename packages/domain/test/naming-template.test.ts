@@ -9,7 +9,7 @@ import {
   parseTemplate,
   personTags,
   proposeName,
-  uniqueShapedFilename,
+  uniqueShape,
 } from '../src';
 import { locale, tags } from './naming-arbitraries';
 
@@ -43,6 +43,18 @@ describe('a naming template', () => {
   it('puts literal text, the subject and the zero-padded position where the person wrote them', () => {
     expect(named('acme-{subject}-{seq:3}')).toBe('acme-red-leather-shoes-007.jpg');
     expect(named('{seq}_{subject}')).toBe('7-red-leather-shoes.jpg');
+  });
+
+  it("scores the subject, not the template's own words or numbers", () => {
+    const proposal = proposeName(shoes, {
+      format: 'jpeg',
+      locale: 'en',
+      facts,
+      template: template('acme-{subject}-{seq:3}'),
+    });
+    expect(proposal.ok && proposal.seo.reasons.filter((reason) => !reason.passed).map((reason) => reason.rule)).toEqual(
+      [],
+    );
   });
 
   it('fills the date from the camera, else from the upload, in the three formats', () => {
@@ -84,7 +96,7 @@ describe('a naming template', () => {
     });
     if (!proposal.ok) return;
     const taken = new Set([proposal.filename]);
-    expect(uniqueShapedFilename(proposal.shape, 'jpeg', taken)).toBe(
+    expect(uniqueShape(proposal.shape, 'jpeg', taken)?.filename).toBe(
       'long-brand-name-store-handmade-burgundy-leather-0007-2.jpg',
     );
   });

@@ -1,12 +1,12 @@
 import type { VisionTag } from '@renamer/contracts';
 import {
   altText,
-  fixedShape,
   type ImageFacts,
   type NameShape,
   originalAsFilename,
   parseTemplate,
   personTags,
+  plainShape,
   proposeName,
 } from '@renamer/domain';
 import { storedFacts } from '@renamer/pipeline';
@@ -52,7 +52,7 @@ export function nameImage(analysis: Analysis, context: AnalysisContext): ImageNa
   return {
     tags,
     filename,
-    shape: proposal.ok ? proposal.shape : fixedShape(words),
+    shape: proposal.ok ? proposal.shape : plainShape(words),
     words,
     altText: alt ?? `${words.join(' ')}.`,
   };

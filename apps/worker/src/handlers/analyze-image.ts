@@ -11,7 +11,7 @@ import {
   isUniqueViolation,
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
-import { IMAGE_EVENTS, scoreFilename, sharedPrefix, uniqueShapedFilename } from '@renamer/domain';
+import { fixedWordsOf, IMAGE_EVENTS, scoreFilename, sharedPrefix, uniqueShape } from '@renamer/domain';
 import { PREVIEW_CONTENT_TYPE } from '@renamer/imaging';
 import type { BatchTracker } from '@renamer/pipeline';
 import type { Handler } from '@renamer/queue';
@@ -79,13 +79,17 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
     proposed: ImageName,
     format: ImageFormat,
     result: AnalysisResult,
-    scoreOf: (filename: string) => SeoScore,
+    scoreOf: (filename: string, fixedWords: string[]) => SeoScore,
   ) {
     const prefix = sharedPrefix(proposed.shape);
     const collided = new Set<string>();
     for (let round = 0; round < MAX_NAME_RACES; round++) {
       const taken = new Set([...(await deps.images.filenamesStartingWith(batchId, prefix, imageId)), ...collided]);
-      const filename = uniqueShapedFilename(proposed.shape, format, taken) ?? proposed.filename;
+      const unique = uniqueShape(proposed.shape, format, taken) ?? {
+        filename: proposed.filename,
+        shape: proposed.shape,
+      };
+      const { filename } = unique;
       try {
         return await deps.images.changeFilename(
           imageId,
@@ -95,7 +99,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
             by: null,
             set: {
               ...result,
-              seo: scoreOf(filename),
+              seo: scoreOf(filename, fixedWordsOf(unique.shape)),
               status: IMAGE_EVENTS.analysed.to,
               proposedFilename: filename,
               error: null,
@@ -183,7 +187,7 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
             perceptualHash: analysis.perceptualHash,
             analysisSteps: analysis.provenance.map(({ error: _logOnly, ...record }) => record),
           },
-          (filename) => scoreFilename(filename, { tags: named.tags, locale: batch.locale }),
+          (filename, fixedWords) => scoreFilename(filename, { tags: named.tags, locale: batch.locale, fixedWords }),
         );
         if (!ready) {
           // Cancelled, or deleted with its batch while it was analysed: the deletion may have missed the preview.

@@ -9,7 +9,7 @@ export {
   nameBatch,
   SAME_SUBJECT_DISTANCE,
 } from './name-batch';
-export { fixedShape, type NameShape, plainShape, sharedPrefix, uniqueShapedFilename } from './name-shape';
+export { fixedWordsOf, type NameShape, plainShape, sharedPrefix, uniqueShape } from './name-shape';
 export { type PersonWords, personTags } from './person-tags';
 export { type NameOptions, type NameProposal, proposeName } from './propose-name';
 export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';

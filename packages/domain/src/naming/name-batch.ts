@@ -5,7 +5,7 @@ import { isStopWord } from '../filename/vocabulary';
 import { composeWords, NameWords, type WordLimits } from './compose-words';
 import { bitDistance, type HashBits, hashBits, isPerceptualHash } from './hash-distance';
 import type { ImageFacts } from './image-facts';
-import { fixedShape, type NameShape, uniqueShapedFilename } from './name-shape';
+import { type NameShape, uniqueShape } from './name-shape';
 import { type NameProposal, shapedFrom, shapedProposal } from './propose-name';
 import { shotFollowers } from './shot-pairs';
 import { type Candidate, rankedCandidates } from './signals';
@@ -120,8 +120,7 @@ export function nameBatch(
     // Every file of the shot takes the lead's words, under the first stem free for all of them.
     let shape = lead.ok ? lead.shape : undefined;
     if (lead.ok && takenStem.has(lead.filename)) {
-      const filename = uniqueShapedFilename(lead.shape, member.item.format, takenStem);
-      if (filename) shape = fixedShape(filename.slice(0, filename.lastIndexOf('.')).split('-'));
+      shape = uniqueShape(lead.shape, member.item.format, takenStem)?.shape ?? shape;
     }
     for (const item of shot) {
       const proposal = proposalOf(item, shape);

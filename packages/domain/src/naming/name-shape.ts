@@ -23,14 +23,6 @@ export const plainShape = (subject: readonly string[]): NameShape => ({
   maxParts: DEFAULT_PROPOSAL_WORDS,
 });
 
-/** Words that stand as they are: a name already chosen. */
-export const fixedShape = (words: readonly string[]): NameShape => ({
-  before: [...words],
-  subject: [],
-  after: [],
-  maxParts: Number.POSITIVE_INFINITY,
-});
-
 /**
  * The stem's words with `suffix` at the very end, the subject cut as little as it takes; null when even the
  * fewest subject words do not fit.
@@ -45,27 +37,36 @@ export function fittedStem(shape: NameShape, suffix?: string): string[] | null {
   return null;
 }
 
+/** The words of a shape that are not its subject: a template's, and a `-2` suffix. A score does not judge them. */
+export const fixedWordsOf = (shape: NameShape) => [...shape.before, ...shape.after];
+
 /**
- * The first name of the shape that `taken` does not hold: as it is, else with `-2`, `-3`, … at the very end
- * (`acme-red-shoes-001-2.jpg`). A suffix that would repeat a word is skipped (`red-2` never becomes `red-2-2`).
+ * The first name of the shape that `taken` does not hold, with its shape: as it is, else with `-2`, `-3`, … at the
+ * very end (`acme-red-shoes-001-2.jpg`), the subject cut as little as it takes. A suffix that would repeat a word is
+ * skipped (`red-2` never becomes `red-2-2`). Null when even the fewest subject words do not fit.
  */
-export function uniqueShapedFilename(
+export function uniqueShape(
   shape: NameShape,
   format: ImageFormat,
   taken: Pick<ReadonlySet<string>, 'has'>,
-): string | null {
+): { filename: string; shape: NameShape } | null {
   const extension = FILE_EXTENSIONS[format];
   const first = fittedStem(shape);
   if (first === null) return null;
   const name = `${first.join('-')}.${extension}`;
-  if (!taken.has(name)) return name;
+  if (!taken.has(name)) return { filename: name, shape };
   for (let counter = 2; ; counter++) {
     const suffix = String(counter);
     const words = fittedStem(shape, suffix);
     if (words === null) return null;
     if (words.slice(0, -1).includes(suffix)) continue;
-    const candidate = `${words.join('-')}.${extension}`;
-    if (!taken.has(candidate)) return candidate;
+    const filename = `${words.join('-')}.${extension}`;
+    if (taken.has(filename)) continue;
+    const kept = words.length - 1 - shape.before.length - shape.after.length;
+    return {
+      filename,
+      shape: { ...shape, subject: shape.subject.slice(0, kept), after: [...shape.after, suffix] },
+    };
   }
 }
 

@@ -8,7 +8,7 @@ import {
 import { isCameraMadeFilename } from './camera-filename';
 import { composeWords, MIN_NAME_WORDS, NameWords, type WordLimits } from './compose-words';
 import { frameWords, type ImageFacts, whenWords } from './image-facts';
-import { fittedStem, type NameShape, plainShape } from './name-shape';
+import { fittedStem, fixedWordsOf, type NameShape, plainShape } from './name-shape';
 import { scoreFilename } from './seo-score';
 import { type Candidate, rankedCandidates } from './signals';
 import { fixedWords, type NamingTemplate } from './template';
@@ -123,6 +123,6 @@ export function shapedFrom(shape: NameShape, tags: readonly VisionTag[], options
   if (words === null) return { ok: false, reason: 'too_long' };
   const named = normalizeFilename(words.join('-'), options);
   if (!named.ok) return named;
-  const seo = scoreFilename(named.filename, { tags, locale: options.locale });
+  const seo = scoreFilename(named.filename, { tags, locale: options.locale, fixedWords: fixedWordsOf(shape) });
   return { ...named, words: named.stem.split('-'), seo, shape };
 }

@@ -30,6 +30,11 @@ export interface ScoreOptions {
   /** The image's tags; those of source `keywords` are the person's keywords the name should hold. */
   tags: readonly VisionTag[];
   locale: string;
+  /**
+   * Words a naming template or a `-2` suffix put in the name (`acme`, `001`): the person chose them, so they are
+   * neither judged generic nor held against the tags, and the word count is the subject's.
+   */
+  fixedWords?: readonly string[];
 }
 
 /** The person's keywords among the tags: one source for every score, whoever asks for it. */
@@ -48,19 +53,22 @@ export function scoreFilename(filename: string, options: ScoreOptions): SeoScore
   const { locale } = options;
   const stem = withoutTypedExtensions(filename);
   const words = toAsciiWords(stem, locale);
-  const meaningful = words.filter((word) => !isStopWord(word, locale) && !isCameraWord(word, locale));
+  const fixed = new Set(options.fixedWords ?? []);
+  const judged = words.filter((word) => !fixed.has(word));
+  const isMeaningful = (word: string) => !isStopWord(word, locale) && !isCameraWord(word, locale);
+  const meaningful = judged.filter(isMeaningful);
   const checks: Record<SeoRule, { passed: boolean; detail: string }> = {
     descriptive: descriptive(meaningful, options),
-    concise: concise(words),
+    concise: concise(words, judged.length),
     hyphenated: HYPHENATED.test(stem)
       ? { passed: true, detail: 'Words are joined by single hyphens.' }
       : { passed: false, detail: 'Join words with single hyphens: no spaces, underscores or other signs.' },
     lowercase: /\p{Lu}/u.test(stem)
       ? { passed: false, detail: 'Write the name in lowercase: web addresses are case-sensitive.' }
       : { passed: true, detail: 'The name is lowercase.' },
-    no_generic_words: noGenericWords(words, locale),
+    no_generic_words: noGenericWords(judged, locale),
     no_repeated_words: noRepeatedWords(words, locale),
-    keyword_present: keywordPresent(meaningful, keywordsOf(options.tags), locale),
+    keyword_present: keywordPresent(words.filter(isMeaningful), keywordsOf(options.tags), locale),
     consistent_with_tags: consistentWithTags(meaningful, options),
   };
   const reasons = SEO_RULES.map((rule) => ({ rule, ...checks[rule] }));
@@ -142,10 +150,11 @@ function saying(meaningful: readonly string[]): string {
   return `Only ${meaningful.length} words (${list(meaningful)}) say`;
 }
 
-function concise(words: readonly string[]) {
+/** At most six words, a template's own not counted (`counted`), and at most 60 characters in all. */
+function concise(words: readonly string[], counted: number) {
   const length = words.join('-').length;
-  if (words.length > DEFAULT_PROPOSAL_WORDS) {
-    return { passed: false, detail: `${words.length} words: keep to ${DEFAULT_PROPOSAL_WORDS} at most.` };
+  if (counted > DEFAULT_PROPOSAL_WORDS) {
+    return { passed: false, detail: `${counted} words: keep to ${DEFAULT_PROPOSAL_WORDS} at most.` };
   }
   if (length > MAX_STEM_LENGTH) {
     return { passed: false, detail: `${length} characters: keep to ${MAX_STEM_LENGTH} at most.` };

@@ -23,6 +23,7 @@ import {
   acceptedTemplate,
   FILENAME_REJECTIONS,
   type FilenameOptions,
+  fixedWordsOf,
   formatOfTypedName,
   IMAGE_EVENTS,
   normalizeFilename,
@@ -32,7 +33,7 @@ import {
   type StatusEvent,
   scoreFilename,
   sharedPrefix,
-  uniqueShapedFilename,
+  uniqueShape,
 } from '@renamer/domain';
 import { type BatchTracker, namingTags, storedFacts } from '@renamer/pipeline';
 import { toImageDetail, toImageView } from './image-view';
@@ -99,8 +100,9 @@ export function createImageService(deps: ImageServiceDeps) {
     const taken = new Set(
       await deps.images.filenamesStartingWith(image.batchId, sharedPrefix(proposal.shape), image.id),
     );
-    const filename = uniqueShapedFilename(proposal.shape, image.metadata.format, taken) ?? proposal.filename;
-    return { filename, valid: true, errors: [], seo: scoreFilename(filename, { tags, locale: batch.locale }) };
+    const { filename, shape } = uniqueShape(proposal.shape, image.metadata.format, taken) ?? proposal;
+    const seo = scoreFilename(filename, { tags, locale: batch.locale, fixedWords: fixedWordsOf(shape) });
+    return { filename, valid: true, errors: [], seo };
   }
 
   async function ownImage(userId: string, imageId: string): Promise<Image> {
