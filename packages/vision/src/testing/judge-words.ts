@@ -82,9 +82,10 @@ export function judgeWords(photo: Pick<FixturePhoto, 'shows' | 'acceptable'>, wo
   const judgement: WordJudgement = { correct: [], neutral: [], wrong: [] };
   for (const entry of words) {
     const entryWords = toWords(entry);
-    const verdict = entryWords.every((word) => TRUE_OF_ANY_PICTURE.has(word))
-      ? 'neutral'
-      : judgeEntry(entryWords, shows, acceptable);
+    const verdict =
+      entryWords.length > 0 && entryWords.every((word) => TRUE_OF_ANY_PICTURE.has(word))
+        ? 'neutral'
+        : judgeEntry(entryWords, shows, acceptable);
     if (verdict) judgement[verdict].push(entry);
   }
   return judgement;
