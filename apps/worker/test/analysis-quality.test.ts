@@ -30,9 +30,9 @@ describe('the production analyser on real photographs', () => {
     const report = JSON.stringify(verdicts, null, 1);
 
     expect(result.namingSomethingTrue, report).toBeGreaterThan(result.photos / 2);
-    // Measured on the tuning set: 13 of 25 name a visible subject, 7 the main one, no wrong object word.
+    // Measured on the tuning set: 16 of 30 name a visible subject, 9 the main one, no wrong object word.
     expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.45));
-    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 5));
+    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 4));
     expect(result.wrongObjectWords, report).toBe(0);
   }, 180_000);
 
@@ -42,9 +42,10 @@ describe('the production analyser on real photographs', () => {
     const result = tally(verdicts);
     const report = JSON.stringify(verdicts, null, 1);
 
-    // Measured on the held-out set: 5 of 12 name a visible subject, 4 the main one; 1 wrong object word in 38.
-    expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 3));
-    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 4));
+    // Issue 26's bar: at least 60 % named after a visible subject, at most one wrong object word in fifteen words.
+    // Measured on the held-out set: 9 of 12 name a visible subject, 7 the main one; 1 wrong object word in 37.
+    expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.6));
+    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 2));
     expect(result.wrongObjectWords, report).toBeLessThanOrEqual(Math.floor(result.words / 15));
   }, 180_000);
 

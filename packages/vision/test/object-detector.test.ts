@@ -37,7 +37,7 @@ describe('createObjectDetector', () => {
     expect(found('kleiber.jpg')).toContain('bird');
     expect(found('friends.jpg')).toContain('dog');
     expect(found('wine.jpg')).toContain('bottle');
-    // Short of the threshold in the whole frame (0.48), past it in the centre crop (0.55).
+    // A boat is a class of distinctive shape: 0.48 in the whole frame is past its own threshold (0.45).
     expect(found('evening-glow.jpg')).toContain('boat');
     const trueLabels = judged.flatMap(({ photo, tags }) => tags.filter((tag) => isTrue(photo, tag.label)));
     expect(trueLabels.length).toBeGreaterThanOrEqual(6);
@@ -64,6 +64,16 @@ describe('createObjectDetector', () => {
       }
       expect([...tags].sort((a, b) => b.confidence - a.confidence)).toEqual(tags);
     }
+  });
+
+  it('says a class of distinctive shape from 0.45, at 0.5 on the shared scale, and an animal only from 0.5', () => {
+    const tagsOf = (file: string) => judged.find((entry) => entry.photo.file === file)!.tags;
+    // centernet scores the boats 0.48 and less in the whole frame, 0.55 in the centre crop (which its boats at 0.40-0.44
+    // still call for): said with the shape allowance added back to the best score.
+    expect(tagsOf('evening-glow.jpg')).toContainEqual({ label: 'boat', confidence: 0.6, source: 'objects' });
+    // A dandelion's seed head (0.43) and a bee on a flower (0.38) are "birds" to centernet: not said.
+    expect(tagsOf('seeding.jpg').map((tag) => tag.label)).not.toContain('bird');
+    expect(tagsOf('honey-bee.jpg').map((tag) => tag.label)).not.toContain('bird');
   });
 
   it('answers the same for the same pixels (no result reused from an earlier image)', async () => {

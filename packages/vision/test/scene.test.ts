@@ -90,6 +90,22 @@ describe('scene and light words of the fixture photographs', () => {
     }
   });
 
+  it('see a flower close up among leaves, and not fallen leaves, fruit, cups, a bowl or a warm room', () => {
+    expect(sceneOf('honey-bee.jpg')).toContain('flower');
+    const flowers = described.filter(({ scene }) => scene.includes('flower')).map(({ photo }) => photo.file);
+    expect(flowers).toEqual(['honey-bee.jpg']);
+    for (const file of ['fallen-leaf.jpg', 'citrus-fruits.jpg', 'colorful-cups.jpg', 'picture-0b.jpg', 'wine.jpg']) {
+      expect(sceneOf(file), file).not.toContain('flower');
+    }
+  });
+
+  it('see a deep blue sky at dusk, above lit ground', () => {
+    expect(sceneOf('night-bridge.jpg')).toContain('sky');
+    for (const file of ['by-the-water.jpg', 'evening-glow.jpg', 'colorful-cups.jpg']) {
+      expect(sceneOf(file), file).not.toContain('sky');
+    }
+  });
+
   it('give the kind of picture and the light sources of their own', async () => {
     const tags = describePixels(
       await decodeImage(described.find(({ photo }) => photo.file === 'path.jpg')!.photo.path),

@@ -20,11 +20,28 @@ interface SceneRule {
 const isPast = (value: number, rule: SceneRule) =>
   rule.certainAt >= rule.threshold ? value >= rule.threshold : value <= rule.threshold;
 
+/**
+ * A flower seen close: petal colours fill the middle of a close-up whose surroundings are leaves or shadow. Fallen
+ * leaves, fruit, a bowl or cups are warm to the edges; a sunset's smooth sky is kept out as the close-up rule keeps
+ * it out (README, "Flowers").
+ */
+const FLOWER: SceneRule = {
+  label: 'flower',
+  statistic: (s) => s.centrePetalShare,
+  threshold: 0.35,
+  certainAt: 0.6,
+  guards: (s) => s.defocusedShare >= 0.45 && s.surroundGreenOrDarkShare >= 0.2 && s.topSkyBlueShare < 0.5,
+};
+
+const isFlower = (s: PixelStatistics) => isPast(FLOWER.statistic(s), FLOWER) && FLOWER.guards(s);
+
 const SCENE_RULES: readonly SceneRule[] = [
+  FLOWER,
   {
-    // A blue, smooth upper third: clear sky. Leaves against the sky are blue too, but textured.
+    // A blue, smooth upper third: a clear sky, or a deep blue one at dusk or twilight. Leaves against the sky are
+    // blue too, but textured.
     label: 'sky',
-    statistic: (s) => s.topSkyBlueShare,
+    statistic: (s) => s.topSkyBlueShare + s.topDuskBlueShare,
     threshold: 0.5,
     certainAt: 0.9,
     guards: (s) => s.topTexture <= 0.03,
@@ -72,12 +89,12 @@ const SCENE_RULES: readonly SceneRule[] = [
   },
   {
     // Rust, orange and gold foliage beside what is still green, textured like leaves: an orange object, a wooden
-    // room or a warm render is either alone in its colour or smooth.
+    // room or a warm render is either alone in its colour or smooth. Petals by their leaves are not autumn.
     label: 'autumn',
     statistic: (s) => s.autumnShare,
     threshold: 0.12,
     certainAt: 0.35,
-    guards: (s) => s.greenShare >= 0.1 && s.texture >= 0.015,
+    guards: (s) => s.greenShare >= 0.1 && s.texture >= 0.015 && !isFlower(s),
   },
   {
     // A large share of leaf and grass green with texture (smooth green is paint or a backdrop).

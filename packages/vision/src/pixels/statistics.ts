@@ -16,6 +16,11 @@ export interface PixelStatistics {
   texture: number;
   /** Top third: share of sky blue (hue 190–250°, some saturation, bright). */
   topSkyBlueShare: number;
+  /**
+   * Top third: share of deep blue too dark for `topSkyBlueShare` (hue 200–260°, saturation ≥ 0.35, value 0.12–0.45):
+   * a sky at dusk or twilight.
+   */
+  topDuskBlueShare: number;
   /** Top third: share of bright near-neutral pixels (white or light grey: clouds, overcast). */
   topWhiteShare: number;
   /** Top third: mean absolute luma step between neighbours. */
@@ -45,6 +50,14 @@ export interface PixelStatistics {
    * its own mean) with the band below flipped, -1..1. 0 where the bands hold too little structure to judge.
    */
   reflection: number;
+  /**
+   * Middle of the frame (60 % of each side): share of petal colours, saturated and lit: red, orange and yellow (hue
+   * below 65°, saturation ≥ 0.5, value ≥ 0.5) or purple, violet and pink (hue from 260°, saturation ≥ 0.3, value
+   * ≥ 0.4).
+   */
+  centrePetalShare: number;
+  /** The frame outside that middle: share of leaf green or dark (value < 0.25) pixels, a flower's surroundings. */
+  surroundGreenOrDarkShare: number;
   /** Share of the frame out of focus (`defocusedShare`), measured on the decoded image rather than the thumbnail. */
   defocusedShare: number;
 }
@@ -90,6 +103,14 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
   let bottomTextureCount = 0;
   let topGreen = 0;
   let bottomGreen = 0;
+  let topDuskBlue = 0;
+  let centre = 0;
+  let centrePetal = 0;
+  let surroundGreenOrDark = 0;
+  const centreLeft = width * 0.2;
+  const centreRight = width * 0.8;
+  const centreTop = height * 0.2;
+  const centreBottom = height * 0.8;
   const bottomStart = height - topRows;
 
   for (let y = 0; y < height; y++) {
@@ -123,6 +144,7 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
         topTextureCount += steps;
         if (h >= 190 && h < 250 && s >= 0.15 && v >= 0.45) topSkyBlue++;
         if (v >= 0.75 && s < 0.15) topWhite++;
+        if (h >= 200 && h < 260 && s >= 0.35 && v >= 0.12 && v < 0.45) topDuskBlue++;
       }
       if (y < upperRows && l >= 0.95) upperGlare++;
       if (y >= bottomStart) {
@@ -131,7 +153,12 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
         bottomTextureCount += steps;
       }
       if (y < upperRows && (h < 50 || h >= 330) && s >= 0.35 && v >= 0.3) upperWarm++;
-      if (h >= 65 && h < 165 && s >= 0.2 && v >= 0.2) {
+      const isGreen = h >= 65 && h < 165 && s >= 0.2 && v >= 0.2;
+      if (x >= centreLeft && x < centreRight && y >= centreTop && y < centreBottom) {
+        centre++;
+        if ((h < 65 && s >= 0.5 && v >= 0.5) || (h >= 260 && s >= 0.3 && v >= 0.4)) centrePetal++;
+      } else if (isGreen || v < 0.25) surroundGreenOrDark++;
+      if (isGreen) {
         green++;
         if (y < topRows) topGreen++;
         if (y >= bottomStart) bottomGreen++;
@@ -153,6 +180,7 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
     darkShare: dark / size,
     texture: textureSum / Math.max(1, textureCount),
     topSkyBlueShare: topSkyBlue / (topRows * width),
+    topDuskBlueShare: topDuskBlue / (topRows * width),
     topWhiteShare: topWhite / (topRows * width),
     topTexture: topTextureSum / Math.max(1, topTextureCount),
     topLuma: topLumaSum / (topRows * width),
@@ -166,6 +194,8 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
     topGreenShare: topGreen / (topRows * width),
     bottomGreenShare: bottomGreen / (topRows * width),
     reflection: mirroring(luma, width, height),
+    centrePetalShare: centrePetal / Math.max(1, centre),
+    surroundGreenOrDarkShare: surroundGreenOrDark / Math.max(1, size - centre),
     defocusedShare,
   };
 }
