@@ -361,6 +361,8 @@ describe('the web app', () => {
     await page.getByRole('heading', { name: 'Analytics' }).waitFor();
     await page.getByText('2 (2 new)').waitFor();
     await page.getByText(/^5 uploaded, 5 named, 0 failed$/).waitFor();
+    // No vision model here: every image was named by the local analyser.
+    await page.getByText(/^0 calls, 0 failed \(0 timed out\), 5 named locally; tokens 0 in, 0 out$/).waitFor();
     expect(
       await page
         .getByRole('img', { name: /per day/ })

@@ -38,12 +38,13 @@ const SHORTCUTS: [string, string][] = [
 
 /**
  * A batch's images, reviewed at keyboard speed: a virtualised list (a thousand rows stay smooth) of previews
- * with their names, scores, tags and alt text, lowest scores first on request. The rename field checks the
+ * with their names, scores, tags and alt text, lowest scores first (the names that need a person: a name made of
+ * general words scores low), or as uploaded on request. The rename field checks the
  * name with the server's own rules as it is typed (POST /api/image/filename-check).
  */
 export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () => void }) {
   const queries = useQueryClient();
-  const [sort, setSort] = useState<Sort>('upload');
+  const [sort, setSort] = useState<Sort>('score');
   const [selected, setSelected] = useState(0);
   const [renaming, setRenaming] = useState(false);
   const [help, setHelp] = useState(false);
@@ -184,8 +185,8 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
         <label>
           Order{' '}
           <select value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
-            <option value="upload">as uploaded</option>
             <option value="score">lowest score first</option>
+            <option value="upload">as uploaded</option>
           </select>
         </label>
       </p>
