@@ -1,6 +1,6 @@
 import type { TagSource, VisionTag } from '@renamer/contracts';
 import type { Batch, Image } from '@renamer/db';
-import { type ImageFacts, nameBatch, parseTemplate, personTags, shotKey } from '@renamer/domain';
+import { altText, type ImageFacts, nameBatch, parseTemplate, personTags, shotKey } from '@renamer/domain';
 
 /** The facts of an image as stored, at position `seq` of its batch: a template's tokens and a name's last words. */
 export function storedFacts(
@@ -49,6 +49,8 @@ export interface PlannedProposal {
   /** The image's tags with the batch's current words. */
   visionTags: VisionTag[];
   seo: NonNullable<Image['seo']>;
+  /** Written again from the new tags and name, unless the vision model wrote it. */
+  altText: string | null;
 }
 
 /** A name a person has not touched: still the analyser's proposal, not approved. */
@@ -98,6 +100,15 @@ export function planProposals(
   return targets.flatMap((image) => {
     const proposal = named.get(image.id);
     if (!proposal?.ok || proposal.filename === image.filename) return [];
-    return [{ image, filename: proposal.filename, visionTags: tagsOf.get(image.id)!, seo: proposal.seo }];
+    const visionTags = tagsOf.get(image.id)!;
+    const modelWroteIt = visionTags.some((tag) => tag.source === 'llm');
+    const alt = modelWroteIt
+      ? image.altText
+      : altText(visionTags, {
+          filenameWords: proposal.words,
+          locale: batch.locale,
+          facts: storedFacts(image, seq.get(image.id)),
+        });
+    return [{ image, filename: proposal.filename, visionTags, seo: proposal.seo, altText: alt ?? image.altText }];
   });
 }

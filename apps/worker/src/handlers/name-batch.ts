@@ -27,6 +27,7 @@ function renamer(deps: BatchNamerDeps, statuses: (status: BatchStatus) => boolea
         filename: planned.filename,
         seo: planned.seo,
         visionTags: planned.visionTags,
+        altText: planned.altText,
       }));
       try {
         return await deps.images.renameProposals(batchId, changes, { includeEdited: request.includeEdited });

@@ -76,6 +76,8 @@ export interface ProposalRename {
   seo: SeoScore;
   /** The image's tags with the batch's current words, when it is named again. */
   visionTags?: VisionTag[];
+  /** Its alt text written again with them; absent leaves it as it is. */
+  altText?: string | null;
 }
 
 export interface ImageListParams extends PageParams {
@@ -426,6 +428,7 @@ export function createImageRepository(db: Database) {
             visionTags: byId((change) =>
               change.visionTags ? sql`${JSON.stringify(change.visionTags)}::jsonb` : sql`${images.visionTags}`,
             ),
+            altText: byId((change) => (change.altText === undefined ? sql`${images.altText}` : sql`${change.altText}`)),
             ...(includeEdited && { status: 'ready' as const, approvedAt: null }),
           })
           .where(inArray(images.id, ids))
