@@ -28,7 +28,7 @@ const isPast = (value: number, rule: SceneRule) =>
 const FLOWER: SceneRule = {
   label: 'flower',
   statistic: (s) => s.centrePetalShare,
-  threshold: 0.35,
+  threshold: 0.3,
   certainAt: 0.6,
   guards: (s) => s.defocusedShare >= 0.45 && s.surroundGreenOrDarkShare >= 0.2 && s.topSkyBlueShare < 0.5,
 };
@@ -106,12 +106,12 @@ const SCENE_RULES: readonly SceneRule[] = [
   },
   {
     // Green ground under a top that is not green (sky, rock, a ridge): a meadow's grass. Green that fills the frame
-    // to the top is a wood, a hedge or leaves seen close, which are not told apart.
+    // to the top is a wood, a hedge or leaves seen close, which are not told apart; under flowers, it is their stems.
     label: 'grass',
     statistic: (s) => s.bottomGreenShare,
     threshold: 0.5,
     certainAt: 0.9,
-    guards: (s) => s.topGreenShare <= 0.1 && s.texture >= 0.015,
+    guards: (s) => s.topGreenShare <= 0.1 && s.texture >= 0.015 && !isFlower(s),
   },
   {
     // Still water: the shore and the sky mirrored below a horizon, smooth on both sides. A rippled lake, a sea or a
