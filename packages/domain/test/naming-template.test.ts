@@ -5,6 +5,7 @@ import {
   type ImageFacts,
   isCameraMadeFilename,
   isStopWord,
+  nameBatch,
   normalizeFilename,
   parseTemplate,
   personTags,
@@ -151,6 +152,34 @@ const anyFacts: fc.Arbitrary<ImageFacts> = fc.record({
 
 const PURPOSE = ['blog', 'website', 'shop', 'post', 'photos', 'pictures', 'images', 'my', 'our', 'for'];
 
+describe('a batch named with a template', () => {
+  it('gives every image its own name within the rules, the date whole even when its numbers repeat', () => {
+    const items = [1, 2, 3].map((index) => ({
+      id: String(index),
+      format: 'jpeg' as const,
+      tags: shoes,
+      facts: { ...facts, capturedAt: '2026-01-01T08:00:00', seq: index },
+    }));
+    for (const text of ['{subject}-{date}', 'the-{subject}-{date}-{seq:2}', 'acme-{keywords}-acme']) {
+      const names = [...nameBatch(items, { locale: 'en', template: template(text) }).values()].map((proposal) =>
+        proposal.ok ? proposal.filename : proposal.reason,
+      );
+      expect(new Set(names).size, text).toBe(3);
+      for (const name of names) {
+        expect(normalizeFilename(name, { format: 'jpeg', locale: 'en' }), text).toMatchObject({
+          ok: true,
+          filename: name,
+        });
+      }
+      if (text.includes('{date}'))
+        expect(
+          names.every((name) => name.includes('2026-01-01')),
+          text,
+        ).toBe(true);
+    }
+  });
+});
+
 describe('naming on any input', () => {
   it('gives a name within the rules, or refuses the template with a clear problem', () => {
     fc.assert(
@@ -175,6 +204,14 @@ describe('naming on any input', () => {
         expect(proposal.stem.length).toBeLessThanOrEqual(60);
         expect(proposal.stem).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
         expect(isCameraMadeFilename(proposal.filename)).toBe(false);
+        // The shape is the name: uniqueness builds on it, and a -2 keeps the rules too.
+        expect(uniqueShape(proposal.shape, 'jpeg', new Set())?.filename).toBe(proposal.filename);
+        const second = uniqueShape(proposal.shape, 'jpeg', new Set([proposal.filename]));
+        if (second) {
+          const stem = second.filename.slice(0, -'.jpg'.length);
+          expect(normalizeFilename(stem, { format: 'jpeg', locale: loc })).toMatchObject({ ok: true, stem });
+          expect(stem).toMatch(/-\d+$/);
+        }
         const { subject, before, after } = proposal.shape;
         if (before.length === 0 && after.length === 0) {
           // Without a template (or when it yielded), the whole name keeps the 3-to-6 rule.

@@ -125,6 +125,9 @@ function trimStopWords(words: readonly string[], locale: string): string[] {
   return words.slice(start, end);
 }
 
+/** Each word once; a number may repeat (`2026-01-01`): it says when or which, and stuffs no keyword. */
 function withoutRepeats(words: readonly string[]): string[] {
-  return [...new Set(words)];
+  return words.filter((word, index) => isNumber(word) || words.indexOf(word) === index);
 }
+
+export const isNumber = (word: string) => /^\d+$/.test(word);

@@ -2,9 +2,11 @@ import type { ImageFormat, SeoScore, VisionTag } from '@renamer/contracts';
 import {
   DEFAULT_PROPOSAL_WORDS,
   type FilenameRejection,
+  isNumber,
   MAX_STEM_LENGTH,
   normalizeFilename,
 } from '../filename/filename-rules';
+import { isStopWord } from '../filename/vocabulary';
 import { isCameraMadeFilename } from './camera-filename';
 import { composeWords, MIN_NAME_WORDS, NameWords, type WordLimits } from './compose-words';
 import { frameWords, type ImageFacts, whenWords } from './image-facts';
@@ -79,8 +81,9 @@ function templatedProposal(
   const { locale, format, facts = { originalFilename: '' } } = options;
   const keywords = tags.filter((tag) => tag.source === 'keywords').map((tag) => tag.label);
   const place = tags.find((tag) => tag.source === 'place')?.label ?? null;
-  const { before, after } = fixedWords(template, { facts, keywords, place, locale, format });
   const hasSubject = template.parts.some((part) => part.kind === 'subject');
+  const fixed = fixedWords(template, { facts, keywords, place, locale, format });
+  const { before, after } = tidied(fixed, hasSubject, locale);
   // Composed as if alone; the shape then cuts it from its end, never below three words, to make room.
   const subject = hasSubject ? completedWords(candidates, limits, facts, [...before, ...after], chosen) : [];
   if (hasSubject && subject.length < MIN_NAME_WORDS) return null;
@@ -123,6 +126,33 @@ export function shapedFrom(shape: NameShape, tags: readonly VisionTag[], options
   if (words === null) return { ok: false, reason: 'too_long' };
   const named = normalizeFilename(words.join('-'), options);
   if (!named.ok) return named;
-  const seo = scoreFilename(named.filename, { tags, locale: options.locale, fixedWords: fixedWordsOf(shape) });
-  return { ...named, words: named.stem.split('-'), seo, shape };
+  // Whatever the rules still dropped, the shape is the name as it stands: a -2 is then added to that name.
+  const kept =
+    named.stem === words.join('-') ? shape : { ...plainShape(named.stem.split('-')), maxParts: shape.maxParts };
+  const seo = scoreFilename(named.filename, { tags, locale: options.locale, fixedWords: fixedWordsOf(kept) });
+  return { ...named, words: named.stem.split('-'), seo, shape: kept };
+}
+
+/**
+ * A template's words as the filename rules keep them: each once (a number may repeat), and no stop word at the
+ * name's ends (`the-{subject}` starts with the subject).
+ */
+function tidied({ before, after }: { before: string[]; after: string[] }, hasSubject: boolean, locale: string) {
+  const seen = new Set<string>();
+  const once = (word: string) => {
+    if (isNumber(word)) return true;
+    if (seen.has(word)) return false;
+    seen.add(word);
+    return true;
+  };
+  const trimmed = (words: string[], atStart: boolean, atEnd: boolean) => {
+    let [start, end] = [0, words.length];
+    while (atStart && start < end && isStopWord(words[start]!, locale)) start++;
+    while (atEnd && end > start && isStopWord(words[end - 1]!, locale)) end--;
+    return words.slice(start, end);
+  };
+  const [first, second] = [before.filter(once), after.filter(once)];
+  // Without a subject between them, the two lists are one run of words.
+  if (!hasSubject) return { before: trimmed([...first, ...second], true, true), after: [] };
+  return { before: trimmed(first, true, false), after: trimmed(second, false, true) };
 }

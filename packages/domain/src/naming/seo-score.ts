@@ -1,6 +1,6 @@
 import { DATE_TAG_MONTHS, SEO_RULES, type SeoRule, type SeoScore, type VisionTag } from '@renamer/contracts';
 import { englishWords } from '../filename/english-words';
-import { DEFAULT_PROPOSAL_WORDS, MAX_STEM_LENGTH, withoutTypedExtensions } from '../filename/filename-rules';
+import { DEFAULT_PROPOSAL_WORDS, isNumber, MAX_STEM_LENGTH, withoutTypedExtensions } from '../filename/filename-rules';
 import { languageOf, toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isStopWord } from '../filename/vocabulary';
 import { MIN_NAME_WORDS } from './compose-words';
@@ -170,7 +170,7 @@ function noGenericWords(words: readonly string[], locale: string) {
 }
 
 function noRepeatedWords(words: readonly string[], locale: string) {
-  const content = words.filter((word) => !isStopWord(word, locale));
+  const content = words.filter((word) => !isStopWord(word, locale) && !isNumber(word));
   const repeated = content.filter((word, index) => hasRootIn(word, content.slice(0, index)));
   return repeated.length === 0
     ? { passed: true, detail: 'No word is repeated.' }
