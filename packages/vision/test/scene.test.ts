@@ -102,6 +102,11 @@ describe('scene and light words of the fixture photographs', () => {
     }
   });
 
+  it('do not take green water for greenery', () => {
+    expect(sceneOf('eagle.jpg')).not.toContain('greenery');
+    expect(sceneOf('life.jpg')).toContain('greenery');
+  });
+
   it('see a deep blue sky at dusk, above lit ground', () => {
     expect(sceneOf('night-bridge.jpg')).toContain('sky');
     for (const file of ['by-the-water.jpg', 'evening-glow.jpg', 'colorful-cups.jpg']) {
