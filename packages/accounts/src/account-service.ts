@@ -89,6 +89,7 @@ export function createAccountService(deps: AccountDeps) {
         ...update,
         // A default serves batches of any locale: English spells the check's words as most locales do.
         template: acceptedTemplate(update.template, 'en'),
+        instructions: update.instructions === undefined ? undefined : update.instructions?.trim() || null,
       });
       if (!user) throw gone();
       return user;

@@ -39,7 +39,12 @@ const JOBS = {
   /** Parent of a batch's flow: runs once every child finished (failed children do not block it). */
   'process-batch': define({
     queue: 'batches',
-    payload: z.object({ batchId: z.uuid(), round: z.number().int().min(0) }),
+    payload: z.object({
+      batchId: z.uuid(),
+      round: z.number().int().min(0),
+      /** A round of names proposed again for some images: only these are named as a whole afterwards. */
+      imageIds: z.array(z.uuid()).max(1000).nullable().optional(),
+    }),
     jobId: ({ batchId, round }) => `process-batch-${batchId}-${round}`,
     attempts: 3,
     backoffMs: 2_000,

@@ -4,14 +4,15 @@ import { FINISHED_IMAGE_STATUSES, InvalidTransitionError, RETRYABLE_IMAGE_STATUS
 /**
  * For each status, the statuses a batch may move to. Staying in the same status is not a transition.
  * Retrying a completed batch is only allowed when it holds failed or cancelled images: see `canRetryBatch`.
- * A finished batch goes back to `processing` while its names are proposed again (`BATCH_EVENTS.propose`).
+ * A completed batch goes back to `processing` while its names are proposed again (`BATCH_EVENTS.propose`); a
+ * failed or cancelled one is retried first, so that naming again never hides what stopped it.
  */
 export const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> = {
   queued: ['processing', 'cancelled'],
   processing: ['completed', 'failed', 'cancelled'],
   completed: ['queued', 'processing'],
-  failed: ['queued', 'processing'],
-  cancelled: ['queued', 'processing'],
+  failed: ['queued'],
+  cancelled: ['queued'],
 };
 
 export const FINISHED_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'failed', 'cancelled'];

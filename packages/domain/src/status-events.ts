@@ -39,7 +39,7 @@ export const BATCH_EVENTS = {
   cancel: { from: CANCELLABLE_BATCH_STATUSES, to: 'cancelled' },
   retry: { from: RETRYABLE_BATCH_STATUSES, to: 'queued' },
   /** Names proposed again from the stored analysis: `processing` until they are written. */
-  propose: { from: FINISHED_BATCH_STATUSES, to: 'processing' },
+  propose: { from: ['completed'], to: 'processing' },
 } as const satisfies Record<string, StatusEvent<BatchStatus>>;
 
 /** True when every `from` → `to` of the event is a transition or stays put (a re-claim, a rename of a ready image). */

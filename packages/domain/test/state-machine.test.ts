@@ -64,8 +64,6 @@ const ALLOWED_BATCH_TRANSITIONS = new Set([
   'failed>queued',
   'cancelled>queued',
   'completed>processing',
-  'failed>processing',
-  'cancelled>processing',
 ]);
 
 describe('image state machine', () => {

@@ -14,6 +14,13 @@ export interface BatchSchedulerDeps {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
+export interface ScheduleOptions {
+  /** Images queued before (retry, reconciler): their finished jobs are removed first. */
+  requeue?: boolean;
+  /** After the round, only these images are named as a whole (a propose of some images); all by default. */
+  nameOnly?: readonly string[] | null;
+}
+
 const analyzeJobId = (imageId: string) => `analyze-${imageId}`;
 
 /**
@@ -37,13 +44,16 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
     return live;
   }
 
-  async function scheduleNow(batchId: string, imageIds: readonly string[], options: { requeue?: boolean }) {
+  async function scheduleNow(batchId: string, imageIds: readonly string[], options: ScheduleOptions) {
     const live = options.requeue ? await freeJobIds(imageIds) : new Set<string>();
     const pending = imageIds.filter((imageId) => !live.has(imageId));
     if (pending.length === 0) return 0;
     await addFlow(
       deps.flows,
-      { name: 'process-batch', payload: { batchId, round: now() } },
+      {
+        name: 'process-batch',
+        payload: { batchId, round: now(), imageIds: options.nameOnly ? [...options.nameOnly] : null },
+      },
       pending.map((imageId) => ({ name: 'analyze-image', payload: { imageId, batchId } })),
     );
     return pending.length;
@@ -65,7 +75,7 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
       );
     },
 
-    schedule(batchId: string, imageIds: readonly string[], options: { requeue?: boolean } = {}): Promise<number> {
+    schedule(batchId: string, imageIds: readonly string[], options: ScheduleOptions = {}): Promise<number> {
       return withTimeout(scheduleNow(batchId, imageIds, options), deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'queueing');
     },
   };

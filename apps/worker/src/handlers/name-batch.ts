@@ -1,7 +1,7 @@
-import type { BatchStatus } from '@renamer/contracts';
+import { BATCH_STATUSES, type BatchStatus } from '@renamer/contracts';
 import type { BatchRepository, Image, ImageRepository } from '@renamer/db';
 import { isUniqueViolation, UNIQUE_FILENAME_PER_BATCH } from '@renamer/db';
-import { FINISHED_BATCH_STATUSES } from '@renamer/domain';
+import { BATCH_EVENTS, FINISHED_BATCH_STATUSES } from '@renamer/domain';
 import { type ProposeRequest, planProposals } from '@renamer/pipeline';
 
 /** Each lost race means a person renamed an image meanwhile; this many in a row means something else is wrong. */
@@ -16,11 +16,11 @@ export interface BatchNamerDeps {
  * Names the batch's images again from their stored analysis while the batch is in one of `statuses`, in
  * rounds: a name taken meanwhile by a person's rename means reading again. Returns the renamed images.
  */
-function renamer(deps: BatchNamerDeps, statuses: (status: BatchStatus) => boolean) {
+function renamer(deps: BatchNamerDeps, statuses: readonly BatchStatus[]) {
   return async function rename(batchId: string, request: ProposeRequest = {}): Promise<Image[]> {
     for (let round = 0; round < MAX_NAMING_ROUNDS; round++) {
       const batch = await deps.batches.findById(batchId);
-      if (!batch || !statuses(batch.status)) return [];
+      if (!batch || !statuses.includes(batch.status)) return [];
       const changes = planProposals(batch, await deps.images.listAllByBatch(batchId), request).map((planned) => ({
         id: planned.image.id,
         from: planned.image.filename!,
@@ -30,7 +30,10 @@ function renamer(deps: BatchNamerDeps, statuses: (status: BatchStatus) => boolea
         altText: planned.altText,
       }));
       try {
-        return await deps.images.renameProposals(batchId, changes, { includeEdited: request.includeEdited });
+        return await deps.images.renameProposals(batchId, changes, {
+          includeEdited: request.includeEdited,
+          batchStatuses: statuses,
+        });
       } catch (error) {
         if (!isUniqueViolation(error, UNIQUE_FILENAME_PER_BATCH)) throw error;
       }
@@ -46,7 +49,10 @@ function renamer(deps: BatchNamerDeps, statuses: (status: BatchStatus) => boolea
  * of its job (a retry, a duplicate) must not move them under a person who is already reviewing them.
  */
 export const batchNamer = (deps: BatchNamerDeps) =>
-  renamer(deps, (status) => !FINISHED_BATCH_STATUSES.includes(status));
+  renamer(
+    deps,
+    BATCH_STATUSES.filter((status) => !FINISHED_BATCH_STATUSES.includes(status)),
+  );
 
 /** Names proposed again on a person's request (`POST /api/batch/:batchId/propose`), while it holds the batch. */
-export const batchProposer = (deps: BatchNamerDeps) => renamer(deps, (status) => status === 'processing');
+export const batchProposer = (deps: BatchNamerDeps) => renamer(deps, [BATCH_EVENTS.propose.to]);

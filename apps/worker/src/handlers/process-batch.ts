@@ -14,8 +14,8 @@ export interface ProcessBatchDeps {
  */
 export const processBatchHandler = (deps: ProcessBatchDeps) =>
   ({
-    async handle({ batchId }, { logger }) {
-      const renamed = await deps.nameAsWhole(batchId).catch((err: unknown) => {
+    async handle({ batchId, imageIds }, { logger }) {
+      const renamed = await deps.nameAsWhole(batchId, { imageIds }).catch((err: unknown) => {
         logger.error({ err }, 'the batch was not named as a whole; its images keep their own proposals');
         return [];
       });

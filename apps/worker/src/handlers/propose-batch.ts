@@ -27,8 +27,11 @@ export const proposeBatchHandler = (deps: ProposeBatchDeps) =>
       const batch = await deps.batches.findById(batchId);
       if (batch?.status !== 'processing') return { skipped: 'the batch is not being named again' };
       const modelSource = await deps.modelSource();
-      const targets = proposalTargets(await deps.images.listAllByBatch(batchId), { imageIds, includeEdited });
+      const all = await deps.images.listAllByBatch(batchId);
+      const targets = proposalTargets(all, { imageIds, includeEdited });
       const stale = targets.filter((image) => needsTheModelAgain(image.analysisSteps, batch.instructions, modelSource));
+      // Queued by an earlier attempt of this job that failed before their round was: they are queued again.
+      const waiting = all.filter((image) => image.status === IMAGE_EVENTS.reanalyse.to).map((image) => image.id);
       const requeued = stale.length
         ? await deps.images.transitionByBatch(batchId, {
             ...IMAGE_EVENTS.reanalyse,
@@ -42,14 +45,19 @@ export const proposeBatchHandler = (deps: ProposeBatchDeps) =>
           requeued.map((id) => ({ id, batchId, status: IMAGE_EVENTS.reanalyse.to })),
           { finish: false },
         );
-        await deps.scheduler.schedule(batchId, requeued, { requeue: true });
+      }
+      const analysedAgain = [...waiting, ...requeued];
+      if (analysedAgain.length) {
+        // Only the images this propose named are named as a whole after their round.
+        const nameOnly = imageIds ? targets.map((image) => image.id) : null;
+        await deps.scheduler.schedule(batchId, analysedAgain, { requeue: true, nameOnly });
       }
       const fresh = targets.filter((image) => !requeued.includes(image.id)).map((image) => image.id);
       const renamed = fresh.length ? await deps.proposeAgain(batchId, { imageIds: fresh, includeEdited }) : [];
       const view = renamed.length
         ? await deps.tracker.imagesChanged(batchId, renamed)
         : await deps.tracker.refreshBatch(batchId);
-      return { status: view?.status ?? 'deleted', renamed: renamed.length, analysedAgain: requeued.length };
+      return { status: view?.status ?? 'deleted', renamed: renamed.length, analysedAgain: analysedAgain.length };
     },
 
     // The batch must not wait in `processing` for ever: its names stay as they were.

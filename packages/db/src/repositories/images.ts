@@ -1,4 +1,5 @@
 import {
+  type BatchStatus,
   emptyImageStatusCounts,
   type ImageMetadata,
   type ImageStatus,
@@ -18,7 +19,7 @@ import {
   type PageParams,
   pageSize,
 } from '../pagination';
-import { type FilenameSource, filenameHistory, images } from '../schema';
+import { batches, type FilenameSource, filenameHistory, images } from '../schema';
 import type { UpdateCondition } from './update-condition';
 
 export type Image = typeof images.$inferSelect;
@@ -383,11 +384,23 @@ export function createImageRepository(db: Database) {
     async renameProposals(
       batchId: string,
       changes: readonly ProposalRename[],
-      { includeEdited = false }: { includeEdited?: boolean } = {},
+      {
+        includeEdited = false,
+        batchStatuses,
+      }: { includeEdited?: boolean; batchStatuses?: readonly BatchStatus[] } = {},
       tx?: Executor,
     ): Promise<Image[]> {
       if (changes.length === 0) return [];
       return (tx ?? db).transaction(async (inner) => {
+        if (batchStatuses) {
+          // Held for the transaction: a cancel or a finish meanwhile waits, and a batch that moved on is left alone.
+          const [batch] = await inner
+            .select({ status: batches.status })
+            .from(batches)
+            .where(eq(batches.id, batchId))
+            .for('share');
+          if (!batch || !batchStatuses.includes(batch.status)) return [];
+        }
         const untouched = await inner
           .select({ id: images.id, filename: images.filename })
           .from(images)

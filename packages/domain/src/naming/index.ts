@@ -20,6 +20,7 @@ export {
   fixedWords,
   MAX_TEMPLATE_LENGTH,
   type NamingTemplate,
+  parsedTemplate,
   parseTemplate,
   TEMPLATE_TOKENS,
   type TemplateParse,

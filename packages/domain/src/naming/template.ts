@@ -37,9 +37,14 @@ export type TemplateParse = { ok: true; template: NamingTemplate } | { ok: false
  * `invalid_template` with the problem, and with the field it came from.
  */
 export function acceptedTemplate<T extends string | null | undefined>(text: T, locale: string): T {
-  if (typeof text !== 'string') return text;
+  if (typeof text === 'string') parsedTemplate(text, locale);
+  return text;
+}
+
+/** The template parsed, or `invalid_template` with the problem. */
+export function parsedTemplate(text: string, locale: string): NamingTemplate {
   const parsed = parseTemplate(text, locale);
-  if (parsed.ok) return text;
+  if (parsed.ok) return parsed.template;
   throw new AppError('invalid_template', parsed.problem, [{ path: 'template', message: parsed.problem }]);
 }
 

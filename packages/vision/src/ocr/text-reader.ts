@@ -2,10 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { VisionTag } from '@renamer/contracts';
+import { englishWords } from '@renamer/domain';
 import sharp from 'sharp';
 import { createWorker, type Page, type Worker } from 'tesseract.js';
 import type { DecodedImage } from '../decoded-image';
-import { englishWords } from '@renamer/domain';
 import { mayHoldText } from './text-gate';
 import { keepReadableWords, type ReadWord } from './word-filter';
 

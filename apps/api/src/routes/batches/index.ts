@@ -152,8 +152,7 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
       schema: {
         ...schema,
         operationId: 'proposeAgain',
-        summary:
-          'Name the images again from their stored analysis with the batch’s current keywords, context, template and locale',
+        summary: 'Name the images again with the batch’s current keywords, context, template, instructions and locale',
         params: BatchIdParams,
         querystring: ProposeQuery,
         body: ProposeBody.default({ includeEdited: false }),

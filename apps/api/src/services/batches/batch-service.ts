@@ -30,7 +30,7 @@ export interface BatchServiceDeps {
 
 const notFound = () => new AppError('not_found', 'No such batch.');
 const isCancellable = (status: BatchStatus) => (BATCH_EVENTS.cancel.from as readonly BatchStatus[]).includes(status);
-const isFinished = (status: BatchStatus) => (BATCH_EVENTS.propose.from as readonly BatchStatus[]).includes(status);
+const canProposeAgain = (status: BatchStatus) => (BATCH_EVENTS.propose.from as readonly BatchStatus[]).includes(status);
 
 export function createBatchService(deps: BatchServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -69,8 +69,14 @@ export function createBatchService(deps: BatchServiceDeps) {
      * proposals (`propose`, a retry) use them.
      */
     async updateSettings(userId: string, batchId: string, settings: BatchSettings) {
-      const template = acceptedTemplate(settings.template, settings.locale ?? 'en');
-      if (!(await deps.batches.updateSettingsForUser(batchId, userId, { ...settings, template }))) throw notFound();
+      const batch = await ownBatch(userId, batchId);
+      // The template in force must hold in the locale in force, whichever of the two changes.
+      const template = acceptedTemplate(settings.template, settings.locale ?? batch.locale);
+      if (settings.template === undefined && settings.locale !== undefined)
+        acceptedTemplate(batch.template, settings.locale);
+      const instructions = settings.instructions === undefined ? undefined : settings.instructions?.trim() || null;
+      const update = { ...settings, template, instructions };
+      if (!(await deps.batches.updateSettingsForUser(batchId, userId, update))) throw notFound();
       return status(userId, batchId);
     },
 
@@ -80,11 +86,9 @@ export function createBatchService(deps: BatchServiceDeps) {
      */
     async propose(userId: string, batchId: string, request: ProposeRequest, dryRun: boolean, log: CallLog) {
       const batch = await ownBatch(userId, batchId);
-      if (!isFinished(batch.status)) {
-        throw new AppError(
-          'conflict',
-          `The batch is ${batch.status}: names can be proposed again once it is finished.`,
-        );
+      if (!canProposeAgain(batch.status)) {
+        const next = isCancellable(batch.status) ? 'once it is completed' : 'once it is retried and completed';
+        throw new AppError('conflict', `The batch is ${batch.status}: names can be proposed again ${next}.`);
       }
       const all = await deps.images.listAllByBatch(batchId);
       const ids = new Set(all.map((image) => image.id));

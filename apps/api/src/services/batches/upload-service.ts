@@ -18,7 +18,7 @@ import {
   type User,
   type UserRepository,
 } from '@renamer/db';
-import { acceptedTemplate, quotaRemaining } from '@renamer/domain';
+import { acceptedTemplate, parseTemplate, quotaRemaining } from '@renamer/domain';
 import {
   type AllowedImageType,
   declaredTypeAgrees,
@@ -282,8 +282,15 @@ export function createUploadService(deps: UploadServiceDeps) {
           options.error.issues.map((issue) => ({ path: `body.${issue.path.join('.')}`, message: issue.message })),
         );
       }
-      // The account's defaults stand where the upload says nothing; a template the upload gives is checked here.
-      const template = acceptedTemplate(options.data.template?.trim() || uploader.template, options.data.locale);
+      // The account's defaults stand where the upload says nothing; a template the upload gives is checked here, and
+      // a default the batch's locale cannot use (checked in English when it was saved) is left out, not refused.
+      const { locale } = options.data;
+      const given = options.data.template?.trim();
+      const template = given
+        ? acceptedTemplate(given, locale)
+        : uploader.template && parseTemplate(uploader.template, locale).ok
+          ? uploader.template
+          : null;
       const instructions = options.data.instructions?.trim() || uploader.instructions;
       if (accepted.length + refused.length === 0) {
         throw new AppError('validation_failed', 'Send one or more files in parts named "files".');

@@ -20,7 +20,6 @@ import {
   UNIQUE_FILENAME_PER_BATCH,
 } from '@renamer/db';
 import {
-  acceptedTemplate,
   FILENAME_REJECTIONS,
   type FilenameOptions,
   fixedWordsOf,
@@ -28,7 +27,7 @@ import {
   IMAGE_EVENTS,
   normalizeFilename,
   originalAsFilename,
-  parseTemplate,
+  parsedTemplate,
   proposeName,
   type StatusEvent,
   scoreFilename,
@@ -66,6 +65,11 @@ const filenameError = (code: 'invalid_filename' | 'filename_conflict', message: 
 });
 const noSuchBatch = () => new AppError('not_found', 'No such batch.');
 const isIn = (status: ImageStatus, event: StatusEvent<ImageStatus>) => event.from.includes(status);
+/**
+ * A person's rename or approval never finishes a batch (its jobs do): while names are proposed again the batch is
+ * `processing` with every image ready, and finishing it then would end the propose before it ran.
+ */
+const A_PERSONS_CHANGE = { finish: false };
 
 /**
  * What a person does with their images: read them, rename, approve, unapprove and revert one, approve a
@@ -81,8 +85,8 @@ export function createImageService(deps: ImageServiceDeps) {
     const image = await ownImage(userId, imageId);
     const batch = await deps.batches.findById(image.batchId);
     if (!batch) throw noSuchImage();
-    const parsed = parseTemplate(acceptedTemplate(text, batch.locale), batch.locale);
-    if (!parsed.ok || !image.metadata) {
+    const template = parsedTemplate(text, batch.locale);
+    if (!image.metadata) {
       const message = 'The image is not analysed yet: a template names it once it is.';
       return { filename: null, valid: false, errors: [filenameError('invalid_filename', message)], seo: null };
     }
@@ -91,7 +95,7 @@ export function createImageService(deps: ImageServiceDeps) {
       format: image.metadata.format,
       locale: batch.locale,
       facts: storedFacts(image, await deps.images.positionInBatch(image)),
-      template: parsed.template,
+      template,
     });
     if (!proposal.ok) {
       const message = FILENAME_REJECTIONS[proposal.reason];
@@ -159,7 +163,7 @@ export function createImageService(deps: ImageServiceDeps) {
         ]);
       });
     if (!changed) return changedMeanwhile(userId, image.id);
-    await deps.tracker.imagesChanged(changed.batchId, [changed]);
+    await deps.tracker.imagesChanged(changed.batchId, [changed], A_PERSONS_CHANGE);
     return detail(changed);
   }
 
@@ -172,7 +176,7 @@ export function createImageService(deps: ImageServiceDeps) {
     }
     const moved = await deps.images.update(imageId, { ...set, status: event.to }, { expectStatus: event.from });
     if (!moved) return changedMeanwhile(userId, imageId);
-    await deps.tracker.imagesChanged(moved.batchId, [moved]);
+    await deps.tracker.imagesChanged(moved.batchId, [moved], A_PERSONS_CHANGE);
     return detail(moved);
   }
 
@@ -253,6 +257,7 @@ export function createImageService(deps: ImageServiceDeps) {
         await deps.tracker.imagesChanged(
           batchId,
           approved.map((id) => ({ id, batchId, status: IMAGE_EVENTS.approve.to })),
+          A_PERSONS_CHANGE,
         );
       }
       return { approved: approved.length };
