@@ -19,51 +19,12 @@
  */
 import { join } from 'node:path';
 import { createImageAnalyzer } from '../apps/worker/src/analysis/create-image-analyzer';
-import { nameImage } from '../apps/worker/src/analysis/name-image';
 import { OPTIONAL_STEPS } from '../apps/worker/src/analysis/optional-steps';
 import { createVisionToolkit } from '../apps/worker/src/analysis/vision-toolkit';
-import { isCameraMadeFilename, MAX_STEM_LENGTH } from '../packages/domain/src/index';
+import { judgeProposals, tally } from '../apps/worker/test/support/naming-quality';
 import { createLlmProvider, llmConfigFromEnv, parseLlmEnv } from '../packages/llm/src/index';
-import { OBJECT_WORDS } from '../packages/vision/src/index';
-import {
-  type FixturePhoto,
-  judgeFilenameWords,
-  judgeSubjects,
-  strippedCopies,
-  tuningPhotos,
-  unseenPhotos,
-} from '../packages/vision/src/testing/index';
+import { strippedCopies, tuningPhotos, unseenPhotos } from '../packages/vision/src/testing/index';
 import { appendBenchmarkRow, log, machine, runBench, table, tempDir } from './support';
-
-/** The contract's rule for a proposal without a template: 3 to 6 parts, stop words and a `-2` suffix counted. */
-const MIN_PARTS = 3;
-const MAX_PARTS = 6;
-
-interface Verdict {
-  file: string;
-  filename: string;
-  correct: string[];
-  neutral: string[];
-  wrong: string[];
-  visible: string[];
-  main: string[];
-  wrongObjects: string[];
-  /** Why the name breaks the rules; empty when it keeps them. */
-  broken: string[];
-  ms: number;
-  /** The vision model's step: its outcome and tokens; absent without a model. */
-  model?: { outcome: string; ms: number; tokens?: { prompt: number; completion: number } };
-}
-
-function brokenRules(filename: string): string[] {
-  const stem = filename.slice(0, filename.lastIndexOf('.'));
-  const parts = stem.split('-').filter(Boolean).length;
-  const broken: string[] = [];
-  if (parts < MIN_PARTS || parts > MAX_PARTS) broken.push(`${parts} part(s)`);
-  if (stem.length > MAX_STEM_LENGTH) broken.push(`${stem.length} characters`);
-  if (isCameraMadeFilename(filename)) broken.push('camera-made');
-  return broken;
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -103,7 +64,7 @@ await runBench('naming-quality', 60, async (cleanup) => {
     ['held-out', await unseenPhotos()],
   ] as const) {
     const paths = await strippedCopies(photos, join(dir, set));
-    const verdicts = await judgeAll(photos, paths);
+    const verdicts = await judgeProposals(analyzer, photos, paths);
     log(`\n${set} set`);
     log(
       table(
@@ -125,17 +86,12 @@ await runBench('naming-quality', 60, async (cleanup) => {
         ]),
       ),
     );
-    const count = verdicts.length;
-    const words = verdicts.reduce((sum, v) => sum + v.correct.length + v.neutral.length + v.wrong.length, 0);
-    const wrongWords = verdicts.reduce((sum, verdict) => sum + verdict.wrong.length, 0);
-    const wrongObjects = verdicts.reduce((sum, verdict) => sum + verdict.wrongObjects.length, 0);
-    const namingSomethingTrue = verdicts.filter((verdict) => verdict.correct.length > 0).length;
+    const result = tally(verdicts);
+    const { photos: count, words, wrongWords, namingSomethingTrue } = result;
     log(`${namingSomethingTrue} of ${count} names say something true; ${wrongWords} of ${words} words wrong`);
     log(
-      `${verdicts.filter((verdict) => verdict.visible.length > 0).length} of ${count} name a visible subject, ` +
-        `${verdicts.filter((verdict) => verdict.main.length > 0).length} its main subject; ` +
-        `${verdicts.filter((verdict) => verdict.broken.length === 0).length} of ${count} keep the rules; ` +
-        `${wrongObjects} wrong object or person word(s)`,
+      `${result.namingVisibleSubject} of ${count} name a visible subject, ${result.namingMainSubject} its main subject; ` +
+        `${result.keepingRules} of ${count} keep the rules; ${result.wrongObjectWords} wrong object or person word(s)`,
     );
     const times = verdicts.map((verdict) => verdict.ms);
     log(`time per image: median ${median(times)} ms, p90 ${p90(times)} ms`);
@@ -165,28 +121,5 @@ await runBench('naming-quality', 60, async (cleanup) => {
           .join('; ') || '-',
       ]);
     }
-  }
-
-  /** Names each photograph as the worker would, from a camera's filename and no words of the person. */
-  async function judgeAll(photos: readonly FixturePhoto[], paths: readonly string[]): Promise<Verdict[]> {
-    const verdicts: Verdict[] = [];
-    for (const [index, photo] of photos.entries()) {
-      const context = { originalFilename: `IMG_${4400 + index}.JPG`, keywords: [], context: null, locale: 'en' };
-      const started = performance.now();
-      const analysis = await analyzer.analyze(paths[index]!, context);
-      const ms = Math.round(performance.now() - started);
-      const named = nameImage(analysis, context);
-      const step = analysis.provenance.find((entry) => entry.step === 'llm');
-      verdicts.push({
-        file: photo.file,
-        filename: named.filename,
-        ...judgeFilenameWords(photo, named.words),
-        ...judgeSubjects(photo, named.words, OBJECT_WORDS),
-        broken: brokenRules(named.filename),
-        ms,
-        ...(step && { model: { outcome: step.outcome, ms: step.durationMs, tokens: step.tokens } }),
-      });
-    }
-    return verdicts;
   }
 });

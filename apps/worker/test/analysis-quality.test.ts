@@ -34,6 +34,8 @@ describe('the production analyser on real photographs', () => {
     expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.45));
     expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 3));
     expect(result.wrongObjectWords, report).toBe(0);
+    // Every name within the rules: 3 to 6 parts, 60 characters, never a camera's name.
+    expect(result.keepingRules, report).toBe(result.photos);
   }, 180_000);
 
   it('names photographs it was never tuned on by a visible subject, and rarely says a wrong object', async () => {
@@ -48,6 +50,7 @@ describe('the production analyser on real photographs', () => {
     expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 2));
     expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 3));
     expect(result.wrongObjectWords, report).toBeLessThanOrEqual(Math.floor(result.words / 15));
+    expect(result.keepingRules, report).toBe(result.photos);
   }, 180_000);
 
   it('runs every local step once, judges the picture safe and hashes it', async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_PROPOSAL_WORDS, isCameraMadeFilename, MAX_STEM_LENGTH, MIN_NAME_WORDS } from '@renamer/domain';
 import { OBJECT_WORDS } from '@renamer/vision';
 import { type FixturePhoto, judgeFilenameWords, judgeSubjects } from '@renamer/vision/testing';
 import type { ImageAnalyzer } from '../../src/analysis/image-analyzer';
@@ -15,6 +16,23 @@ export interface PhotoVerdict {
   main: string[];
   /** Wrong words that name a detector's object or a person. */
   wrongObjects: string[];
+  /** Why the name breaks the contract's rules for a proposal; empty when it keeps them. */
+  broken: string[];
+  /** How long the analysis took. */
+  ms: number;
+  /** The vision model's step, when one was asked: its outcome and the tokens it reported. */
+  model?: { outcome: string; ms: number; tokens?: { prompt: number; completion: number } };
+}
+
+/** The rules a proposal without a template keeps: 3 to 6 parts (a `-2` counted), 60 characters, not a camera's. */
+export function brokenRules(filename: string): string[] {
+  const stem = filename.slice(0, filename.lastIndexOf('.'));
+  const parts = stem.split('-').filter(Boolean).length;
+  const broken: string[] = [];
+  if (parts < MIN_NAME_WORDS || parts > DEFAULT_PROPOSAL_WORDS) broken.push(`${parts} part(s)`);
+  if (stem.length > MAX_STEM_LENGTH) broken.push(`${stem.length} characters`);
+  if (isCameraMadeFilename(filename)) broken.push('camera-made');
+  return broken;
 }
 
 /**
@@ -35,12 +53,19 @@ export async function judgeProposals(
       context: null,
       locale: 'en',
     };
-    const named = nameImage(await analyzer.analyze(paths[index]!, context), context);
+    const started = performance.now();
+    const analysis = await analyzer.analyze(paths[index]!, context);
+    const ms = Math.round(performance.now() - started);
+    const named = nameImage(analysis, context);
+    const step = analysis.provenance.find((entry) => entry.step === 'llm');
     verdicts.push({
       file: photo.file,
       filename: named.filename,
       ...judgeFilenameWords(photo, named.words),
       ...judgeSubjects(photo, named.words, OBJECT_WORDS),
+      broken: brokenRules(named.filename),
+      ms,
+      ...(step && { model: { outcome: step.outcome, ms: step.durationMs, tokens: step.tokens } }),
     });
   }
   return verdicts;
@@ -57,6 +82,7 @@ export function tally(verdicts: readonly PhotoVerdict[]) {
     namingVisibleSubject: verdicts.filter((verdict) => verdict.visible.length > 0).length,
     namingMainSubject: verdicts.filter((verdict) => verdict.main.length > 0).length,
     wrongObjectWords: verdicts.reduce((sum, verdict) => sum + verdict.wrongObjects.length, 0),
+    keepingRules: verdicts.filter((verdict) => verdict.broken.length === 0).length,
     words: verdicts.reduce((sum, v) => sum + v.correct.length + v.neutral.length + v.wrong.length, 0),
     wrongWords: verdicts.reduce((sum, verdict) => sum + verdict.wrong.length, 0),
   };

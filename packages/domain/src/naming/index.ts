@@ -1,5 +1,6 @@
 export { ALT_TEXT_FORBIDDEN_PHRASES, type AltTextOptions, altText, MAX_ALT_TEXT_LENGTH } from './alt-text';
 export { isCameraMadeFilename } from './camera-filename';
+export { MIN_NAME_WORDS } from './compose-words';
 export { hashDistance, isPerceptualHash } from './hash-distance';
 export { dateOf, frameWords, type ImageFacts } from './image-facts';
 export {
