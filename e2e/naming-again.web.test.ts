@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
 import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
 import chromium from '@sparticuz/chromium';
-import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import { type Browser, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebIfChanged } from '../scripts/stack/web-build';
+import { readAsPage, screenshot, seriousViolations } from './support/browser';
 
 /**
  * Naming templates, instructions and "Name again" in the web app (issue 26, item 10), in a real Chromium against the
@@ -15,7 +13,6 @@ import { buildWebIfChanged } from '../scripts/stack/web-build';
  */
 
 const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
-const AXE = createRequire(import.meta.url).resolve('axe-core');
 const WORKER_ENTRY = fileURLToPath(new URL('../apps/worker/src/server.ts', import.meta.url));
 
 let stack: AuthStack;
@@ -41,27 +38,6 @@ afterAll(async () => {
   await worker?.stop();
   await stack?.close();
 });
-
-async function seriousViolations(page: Page) {
-  await page.evaluate(readFileSync(AXE, 'utf8'));
-  const found = await page.evaluate(async () => {
-    const { violations } = await (
-      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe.run();
-    return violations.map(({ id, impact }) => ({ id, impact }));
-  });
-  return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
-
-/** With SCREENSHOTS_DIR set, the page as it stands (`<name>-desktop.png`), as e2e/web.test.ts keeps them. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_DIR;
-  if (dir) await page.screenshot({ path: join(dir, `${name}-desktop.png`), fullPage: true });
-}
-
-async function readAsPage<T>(page: Page, path: string): Promise<T> {
-  return (await page.evaluate(async (url) => (await fetch(url)).json(), path)) as T;
-}
 
 describe('naming templates and "Name again" in the web app', () => {
   it('keeps account defaults, refuses an unknown token on upload with the server’s reason, names a batch by its template, previews a new one live, and names the marked image and then the batch again', async () => {

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
@@ -9,11 +8,11 @@ import chromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebIfChanged } from '../scripts/stack/web-build';
+import { readAsPage, screenshot, seriousViolations } from './support/browser';
 
 /** The web app in a real browser (the Chromium of @sparticuz/chromium), served by the API from its own origin. */
 
 const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
-const AXE = createRequire(import.meta.url).resolve('axe-core');
 const WORKER_ENTRY = fileURLToPath(new URL('../apps/worker/src/server.ts', import.meta.url));
 const ADMIN_ENTRY = fileURLToPath(new URL('../apps/admin-api/src/server.ts', import.meta.url));
 const OPERATOR = 'ops@renamer.test';
@@ -56,41 +55,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Serious or critical accessibility violations axe-core finds on the page as it stands. */
-async function seriousViolations(page: import('playwright-core').Page) {
-  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
-  const found = await page.evaluate(async () => {
-    const { violations } = await (
-      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe.run();
-    return violations.map(({ id, impact }) => ({ id, impact }));
-  });
-  return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
-
 /** The status endpoint of the batch under review, read from the page's address. */
 async function batchStatusUrl(page: import('playwright-core').Page) {
   const batchId = new URL(page.url()).pathname.split('/').pop();
   return `/api/batch/${batchId}/status`;
-}
-
-const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR;
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
-
-/**
- * With SCREENSHOTS_DIR set (`npm run screenshots`), the page as it stands at desktop and phone width, as
- * `<name>-desktop.png` and `<name>-phone.png`: the README's pictures are the states these tests reach.
- */
-async function screenshot(page: import('playwright-core').Page, name: string) {
-  if (!SCREENSHOTS_DIR) return;
-  const before = page.viewportSize();
-  for (const [width, size] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.png`), fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
 }
 
 /** Signs in at the development provider from the app's own "Sign in" link. */
@@ -101,11 +69,6 @@ async function signIn(page: import('playwright-core').Page, email: string, name:
   await page.getByLabel('Display name').fill(name);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${stack.apiUrl}/`);
-}
-
-/** What the page's own session reads from the API (or the admin API through it). */
-async function readAsPage<T>(page: import('playwright-core').Page, path: string): Promise<T> {
-  return (await page.evaluate(async (url) => (await fetch(url)).json(), path)) as T;
 }
 
 /** The names inside a downloaded archive. */

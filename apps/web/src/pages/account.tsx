@@ -11,7 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
-import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp } from '../ui/naming';
+import { InstructionsField, TemplateField, TemplateHelp } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
 
 const Nothing = z.null();
@@ -94,28 +94,14 @@ function NamingDefaultsSection({ profile, onSaved }: { profile: Profile; onSaved
       <h2 id={`${id}-title`}>Naming defaults</h2>
       <p className="meta">New batches use these when their upload names no template or instructions of its own.</p>
       <form onSubmit={submit}>
-        <label htmlFor={`${id}-template`}>Default naming template</label>
-        <input
-          id={`${id}-template`}
-          className="wide"
-          maxLength={200}
-          spellCheck={false}
-          placeholder="{subject}"
-          value={template}
-          onChange={(event) => setTemplate(event.target.value)}
-        />
+        <TemplateField id={`${id}-template`} label="Default naming template" value={template} onChange={setTemplate} />
         <TemplateHelp />
-        <label htmlFor={`${id}-instructions`}>Default instructions for the vision model</label>
-        <textarea
+        <InstructionsField
           id={`${id}-instructions`}
-          maxLength={MAX_INSTRUCTIONS}
-          aria-describedby={`${id}-instructions-hint`}
+          label="Default instructions for the vision model"
           value={instructions}
-          onChange={(event) => setInstructions(event.target.value)}
+          onChange={setInstructions}
         />
-        <p id={`${id}-instructions-hint`} className="meta">
-          {charactersLeft(instructions)}. Read only when the server runs a vision model.
-        </p>
         <button type="submit" disabled={!dirty || save.isPending}>
           Save defaults
         </button>

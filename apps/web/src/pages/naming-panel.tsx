@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { z } from 'zod';
 import { api } from '../api/client';
 import { isFinished } from '../api/live-batches';
-import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp, TemplatePreview } from '../ui/naming';
+import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
 
 type Changes = z.infer<typeof ProposeChanges>['changes'];
@@ -115,30 +115,16 @@ function NamingForm({
   return (
     <>
       <form onSubmit={submit}>
-        <label htmlFor={`${id}-template`}>Naming template</label>
-        <input
-          id={`${id}-template`}
-          className="wide"
-          maxLength={200}
-          spellCheck={false}
-          placeholder="{subject}"
-          value={template}
-          onChange={(event) => setTemplate(event.target.value)}
-        />
+        <TemplateField id={`${id}-template`} label="Naming template" value={template} onChange={setTemplate} />
         <TemplateHelp />
         <p className="meta">{images.length > 0 ? 'The first names it gives:' : 'No image to preview yet.'}</p>
         <TemplatePreview template={template} images={images} />
-        <label htmlFor={`${id}-instructions`}>Instructions for the vision model</label>
-        <textarea
+        <InstructionsField
           id={`${id}-instructions`}
-          maxLength={MAX_INSTRUCTIONS}
-          aria-describedby={`${id}-instructions-hint`}
+          label="Instructions for the vision model"
           value={instructions}
-          onChange={(event) => setInstructions(event.target.value)}
+          onChange={setInstructions}
         />
-        <p id={`${id}-instructions-hint`} className="meta">
-          {charactersLeft(instructions)}. Read only when the server runs a vision model.
-        </p>
         <button type="submit" disabled={!dirty || save.isPending}>
           Save template and instructions
         </button>

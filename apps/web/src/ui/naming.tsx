@@ -57,6 +57,63 @@ export function useDebounced<T>(value: T, ms = 300): T {
   return settled;
 }
 
+/** A naming template's field, its label above it: `{subject}` when left empty. */
+export function TemplateField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="wide"
+        maxLength={200}
+        spellCheck={false}
+        placeholder="{subject}"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </>
+  );
+}
+
+/** Instructions for the vision model, with the room they have left and when they are read. */
+export function InstructionsField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        maxLength={MAX_INSTRUCTIONS}
+        aria-describedby={`${id}-hint`}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-hint`} className="meta">
+        {charactersLeft(value)}. Read only when the server runs a vision model.
+      </p>
+    </>
+  );
+}
+
 /** How much room the instructions have left, said beside the field. */
 export const charactersLeft = (text: string) =>
   `${MAX_INSTRUCTIONS - text.length} of ${MAX_INSTRUCTIONS} characters left`;
