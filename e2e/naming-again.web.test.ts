@@ -116,7 +116,9 @@ describe('naming templates and "Name again" in the web app', () => {
     await page.getByRole('button', { name: 'Save template and instructions' }).click();
     await page.getByText('Saved: “Name again” uses them.').waitFor();
 
-    // The first image marked with x, named again after its change is shown.
+    // The first image marked with x, named again after its change is shown. The list in upload order: renamed
+    // images may change their scores, and the rows their places.
+    await page.getByLabel('Order').selectOption('upload');
     const list = page.getByRole('listbox', { name: 'Images of the batch' });
     const [first, second] = [list.getByRole('option').nth(0), list.getByRole('option').nth(1)];
     const secondBefore = await second.getByTestId('filename').textContent();

@@ -91,6 +91,14 @@ export async function renameAgain(client: ApiClient, batchId: string, options: A
   }
 
   if (Object.keys(settings).length > 0) {
+    // Saved only when naming again can follow: a batch still at work would take them into its names halfway.
+    const current = await client.request(`${base}/status`, BatchStatusResponse);
+    if (current.status !== 'completed') {
+      throw new CliError(
+        `batch ${batchId} is ${current.status}: names can be proposed again once it is completed; nothing was changed`,
+        EXIT.failure,
+      );
+    }
     await client.request(base, BatchStatusResponse, { method: 'PATCH', json: settings });
   }
   await client.request(`${base}/propose`, BatchStatusResponse, { method: 'POST', json: body });
@@ -108,7 +116,8 @@ export async function renameAgain(client: ApiClient, batchId: string, options: A
     const to = after.get(id)?.filename;
     return from && to && from !== to ? [{ imageId: id, originalName: originalName(id), from, to }] : [];
   });
-  const status = final?.status ?? 'completed';
+  // The watch ends on a finished status; without one the batch was not seen to finish.
+  const status = final?.status ?? 'unknown';
   return {
     server: client.connection.server,
     batchId,

@@ -91,7 +91,10 @@ program
   .addOption(new Option('--in-place', 'rename the files where they are').conflicts(['copyTo']))
   .option('--copy-to <dir>', 'write renamed copies into a folder')
   .option('--dry-run', 'upload nothing and change nothing: say what would happen')
-  .option('--json', 'one JSON document on stdout (schema/rename-result.schema.json); progress on stderr')
+  .option(
+    '--json',
+    'one JSON document on stdout (schema/rename-result.schema.json; with --again, schema/rename-again-result.schema.json); progress on stderr',
+  )
   .action(async (paths: string[], options: Parameters<typeof rename>[2] & AgainOptions & { again?: string }) => {
     if (options.again !== undefined) {
       const stray = UPLOAD_ONLY.filter((name) => options[name as keyof typeof options] !== undefined);

@@ -7,7 +7,11 @@ import { NamingPanel } from './naming-panel';
 
 const BATCH = '6f1c2a52-52a4-4d5f-9f0e-1d2c3b4a5f60';
 const imageId = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
-const IMAGES = [1, 2, 3, 4].map((n) => ({ id: imageId(n), originalFilename: `IMG_000${n}.JPG` }));
+const IMAGES = [1, 2, 3, 4].map((n) => ({
+  id: imageId(n),
+  originalFilename: `IMG_000${n}.JPG`,
+  createdAt: `2026-11-27T10:00:0${n}.000Z`,
+}));
 const status = (fields: Record<string, unknown> = {}) => ({
   batchId: BATCH,
   name: null,
@@ -108,7 +112,7 @@ describe('how a batch is named, on its review page', () => {
           };
         }
         named = true;
-        return { status: 202, json: status({ status: 'processing', processed: 0, progress: 0 }) };
+        return { status: 202, json: status({ status: 'processing' }) };
       },
     });
     renderWithQueries(
@@ -126,7 +130,7 @@ describe('how a batch is named, on its review page', () => {
     expect(dryRun.body).toEqual({ imageIds: [imageId(2), imageId(3)], includeEdited: true });
 
     await user.click(screen.getByRole('button', { name: 'Apply 1 change' }));
-    expect((await screen.findByTestId('naming-status')).textContent).toBe('The batch is processing: 0 of 4 done…');
+    expect((await screen.findByTestId('naming-status')).textContent).toBe('Proposing names again…');
     const applied = sent.filter((request) => request.url.pathname.endsWith('/propose')).at(-1)!;
     expect(applied.url.search).toBe('');
     expect(applied.body).toEqual({ imageIds: [imageId(2), imageId(3)], includeEdited: true });
@@ -148,5 +152,39 @@ describe('how a batch is named, on its review page', () => {
     await user.click(await screen.findByRole('button', { name: 'Name the whole batch again…' }));
     await screen.findByText('No name would change.');
     expect(screen.queryByRole('button', { name: /^Apply/ })).toBeNull();
+  });
+
+  it('takes the keyboard to the changes, drops them once what they were asked with changes, and waits for saved edits', async () => {
+    fakeApi({
+      [`GET /api/batch/${BATCH}/status`]: { json: status() },
+      'POST /api/image/filename-check': checkAnswer,
+      [`POST /api/batch/${BATCH}/propose`]: {
+        json: { changes: [{ imageId: imageId(1), from: 'blue-sky-clouds.jpg', to: 'red-shoes.jpg' }] },
+      },
+    });
+    renderWithQueries(<NamingPanel batchId={BATCH} images={IMAGES} marked={[]} onNamedAgain={() => undefined} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Name the whole batch again…' }));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('1 name would change:'));
+
+    await user.click(screen.getByLabelText('Also the images a person renamed or approved'));
+    expect(screen.queryByRole('list', { name: 'Name changes' })).toBeNull();
+    await user.type(screen.getByLabelText('Naming template'), 'shop-{{subject}');
+    // Naming again uses what is saved: with the edits unsaved it waits.
+    expect((screen.getByRole('button', { name: 'Name the whole batch again…' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  });
+
+  it('offers nothing for a cancelled batch but says to retry it first', async () => {
+    fakeApi({
+      [`GET /api/batch/${BATCH}/status`]: { json: status({ status: 'cancelled' }) },
+      'POST /api/image/filename-check': checkAnswer,
+    });
+    renderWithQueries(<NamingPanel batchId={BATCH} images={IMAGES} marked={[]} onNamedAgain={() => undefined} />);
+    await screen.findByText(/The batch is cancelled: retry it/);
+    expect((screen.getByRole('button', { name: 'Name the whole batch again…' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 });

@@ -1,9 +1,8 @@
 import { BatchStatusResponse, ProposeChanges } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { api } from '../api/client';
-import { isFinished } from '../api/live-batches';
 import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
 
@@ -28,7 +27,7 @@ export function NamingPanel({
   onNamedAgain,
 }: {
   batchId: string;
-  images: readonly { id: string; originalFilename: string }[];
+  images: readonly { id: string; originalFilename: string; createdAt: string }[];
   marked: readonly string[];
   onNamedAgain: () => void;
 }) {
@@ -52,7 +51,7 @@ function NamingForm({
   onNamedAgain,
 }: {
   batch: BatchStatusResponse;
-  images: readonly { id: string; originalFilename: string }[];
+  images: readonly { id: string; originalFilename: string; createdAt: string }[];
   marked: readonly string[];
   onNamedAgain: () => void;
 }) {
@@ -65,6 +64,20 @@ function NamingForm({
   const [plan, setPlan] = useState<Plan>();
   const [applied, setApplied] = useState(false);
   const dirty = template.trim() !== (batch.template ?? '') || instructions.trim() !== (batch.instructions ?? '');
+  /** The button that asked for the shown changes: focus goes back to it once they are applied or dismissed. */
+  const trigger = useRef<HTMLButtonElement | null>(null);
+  const changesHeading = useRef<HTMLParagraphElement>(null);
+  const markedKey = marked.join(',');
+  // A shown plan holds only for what it was asked with: the marked images, the box, the saved template.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the plan is dropped when either changes.
+  useEffect(() => setPlan(undefined), [markedKey, includeEdited]);
+  useEffect(() => {
+    if (plan) changesHeading.current?.focus();
+  }, [plan]);
+  const dismiss = () => {
+    setPlan(undefined);
+    trigger.current?.focus();
+  };
 
   const save = useMutation({
     mutationFn: () =>
@@ -76,6 +89,7 @@ function NamingForm({
       queries.setQueryData(['batch', batchId], status);
       setTemplate(status.template ?? '');
       setInstructions(status.instructions ?? '');
+      setPlan(undefined);
     },
   });
   const preview = useMutation({
@@ -86,7 +100,10 @@ function NamingForm({
       });
       return { imageIds, includeEdited, changes };
     },
-    onMutate: () => setApplied(false),
+    onMutate: () => {
+      setApplied(false);
+      apply.reset();
+    },
     onSuccess: setPlan,
   });
   const apply = useMutation({
@@ -99,8 +116,8 @@ function NamingForm({
       // The review page follows the batch live while it is not finished: its names change as the worker goes.
       queries.setQueryData(['batch', batchId], status);
       void queries.invalidateQueries({ queryKey: ['batch-images', batchId] });
-      setPlan(undefined);
       setApplied(true);
+      dismiss();
       onNamedAgain();
     },
   });
@@ -108,9 +125,19 @@ function NamingForm({
     event.preventDefault();
     save.mutate();
   };
-  const working = !isFinished(batch.status);
-  const busy = working || preview.isPending || apply.isPending;
+  // Only a completed batch is named again: a failed or cancelled one is retried first (the server answers 409).
+  const stopped = batch.status === 'failed' || batch.status === 'cancelled';
+  const working = batch.status === 'queued' || batch.status === 'processing';
+  const pending = preview.isPending || apply.isPending;
+  const unavailable = batch.status !== 'completed' || dirty;
   const names = new Map(images.map((image) => [image.id, image.originalFilename]));
+  // The first names a template gives are those of the first images uploaded, whatever order the list shows.
+  const firstUploaded = [...images].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const ask = (button: HTMLButtonElement, imageIds: string[] | undefined) => {
+    if (pending) return;
+    trigger.current = button;
+    preview.mutate(imageIds);
+  };
 
   return (
     <>
@@ -118,7 +145,7 @@ function NamingForm({
         <TemplateField id={`${id}-template`} label="Naming template" value={template} onChange={setTemplate} />
         <TemplateHelp />
         <p className="meta">{images.length > 0 ? 'The first names it gives:' : 'No image to preview yet.'}</p>
-        <TemplatePreview template={template} images={images} />
+        <TemplatePreview template={template} images={firstUploaded} />
         <InstructionsField
           id={`${id}-instructions`}
           label="Instructions for the vision model"
@@ -142,36 +169,49 @@ function NamingForm({
         Also the images a person renamed or approved
       </label>
       <p className="actions">
-        <button type="button" disabled={busy} onClick={() => preview.mutate(undefined)}>
+        {/* aria-disabled while a request runs: a disabled button would drop the keyboard's focus. */}
+        <button
+          type="button"
+          disabled={unavailable}
+          aria-disabled={pending}
+          onClick={(event) => ask(event.currentTarget, undefined)}
+        >
           Name the whole batch again…
         </button>
-        <button type="button" disabled={busy || marked.length === 0} onClick={() => preview.mutate([...marked])}>
+        <button
+          type="button"
+          disabled={unavailable || marked.length === 0}
+          aria-disabled={pending}
+          onClick={(event) => ask(event.currentTarget, [...marked])}
+        >
           Name the {marked.length} marked {marked.length === 1 ? 'image' : 'images'} again…
         </button>
       </p>
+      {stopped && (
+        <p className="meta">
+          The batch is {batch.status}: retry it, and once it is completed its names can be proposed again.
+        </p>
+      )}
       {marked.length === 0 && (
         <p className="meta">
           Mark images with <kbd>x</kbd> in the list (or the checkbox beside the selected image) to name only those.
         </p>
       )}
       <ProblemLine error={preview.error ?? apply.error} />
-      {working && (
-        <p role="status" data-testid="naming-status">
-          The batch is {batch.status}: {batch.processed} of {batch.total} done…
-        </p>
-      )}
-      {!working && applied && (
-        <p role="status" data-testid="naming-status">
-          Names proposed again: the list shows them.
-        </p>
-      )}
+      <p role="status" data-testid="naming-status">
+        {working && applied && 'Proposing names again…'}
+        {working && !applied && `The batch is ${batch.status}: ${batch.processed} of ${batch.total} done…`}
+        {!working && applied && 'Names proposed again: the list shows them.'}
+      </p>
       {plan && (
         <section aria-label="Changes naming again would make">
           {plan.changes.length === 0 ? (
-            <p role="status">No name would change.</p>
+            <p ref={changesHeading} tabIndex={-1}>
+              No name would change.
+            </p>
           ) : (
             <>
-              <p role="status">
+              <p ref={changesHeading} tabIndex={-1}>
                 {plan.changes.length} {plan.changes.length === 1 ? 'name' : 'names'} would change:
               </p>
               <ul aria-label="Name changes" className="name-changes">
@@ -188,11 +228,11 @@ function NamingForm({
           )}
           <p className="actions">
             {plan.changes.length > 0 && (
-              <button type="button" disabled={busy} onClick={() => apply.mutate(plan)}>
+              <button type="button" aria-disabled={pending} onClick={() => pending || apply.mutate(plan)}>
                 Apply {plan.changes.length} {plan.changes.length === 1 ? 'change' : 'changes'}
               </button>
             )}
-            <button type="button" onClick={() => setPlan(undefined)}>
+            <button type="button" onClick={dismiss}>
               {plan.changes.length > 0 ? 'Cancel' : 'Close'}
             </button>
           </p>
