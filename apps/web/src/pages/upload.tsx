@@ -2,7 +2,7 @@ import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS, ImageList, Profile } from '@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { ApiProblem, api } from '../api/client';
-import { charactersLeft, MAX_INSTRUCTIONS, TemplateHelp, TemplatePreview } from '../ui/naming';
+import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from '../ui/naming';
 import { explain, nextStep, ProblemLine } from '../ui/problem';
 import { hashFiles } from '../upload/hash-files';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
@@ -228,20 +228,17 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           value={fields.context}
           onChange={(event) => setFields({ ...fields, context: event.target.value })}
         />
-        <label htmlFor={ids.template}>Naming template (optional)</label>
-        <input
+        <TemplateField
           id={ids.template}
-          ref={templateInput}
-          className="wide"
-          maxLength={200}
-          spellCheck={false}
+          label="Naming template (optional)"
+          inputRef={templateInput}
           placeholder={me.data?.template ?? '{subject}'}
-          aria-describedby={`${ids.template}-hint${templateProblem ? ` ${ids.template}-problem` : ''}`}
-          aria-invalid={templateProblem ? true : undefined}
+          describedBy={`${ids.template}-hint${templateProblem ? ` ${ids.template}-problem` : ''}`}
+          invalid={templateProblem !== undefined}
           value={fields.template}
-          onChange={(event) => {
+          onChange={(template) => {
             setTemplateProblem(undefined);
-            setFields({ ...fields, template: event.target.value });
+            setFields({ ...fields, template });
           }}
         />
         <p id={`${ids.template}-hint`} className="meta">
@@ -258,19 +255,18 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
         )}
         <TemplateHelp open />
         {fields.template.trim() && <LastUploadPreview batchId={batchIds.at(-1)} template={fields.template} />}
-        <label htmlFor={ids.instructions}>Instructions for the vision model (optional)</label>
-        <textarea
+        <InstructionsField
           id={ids.instructions}
-          maxLength={MAX_INSTRUCTIONS}
+          label="Instructions for the vision model (optional)"
           placeholder={me.data?.instructions ?? 'e.g. mention the product colour'}
-          aria-describedby={`${ids.instructions}-hint`}
+          note={
+            me.data?.instructions
+              ? "Empty: your account's default. Read only when the server runs a vision model."
+              : undefined
+          }
           value={fields.instructions}
-          onChange={(event) => setFields({ ...fields, instructions: event.target.value })}
+          onChange={(instructions) => setFields({ ...fields, instructions })}
         />
-        <p id={`${ids.instructions}-hint`} className="meta">
-          {charactersLeft(fields.instructions)}.{' '}
-          {me.data?.instructions ? "Empty: your account's default." : 'Read only when the server runs a vision model.'}
-        </p>
         <label htmlFor={ids.locale}>Language of the names</label>
         <select
           id={ids.locale}

@@ -1,6 +1,6 @@
 import { FilenameCheckResponse } from '@renamer/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type Ref, useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { ProblemLine } from './problem';
 
@@ -57,27 +57,38 @@ export function useDebounced<T>(value: T, ms = 300): T {
   return settled;
 }
 
-/** A naming template's field, its label above it: `{subject}` when left empty. */
+/** A naming template's field, its label above it: `{subject}` (or `placeholder`) when left empty. */
 export function TemplateField({
   id,
   label,
   value,
   onChange,
+  placeholder = '{subject}',
+  inputRef,
+  describedBy,
+  invalid,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
+  placeholder?: string;
+  inputRef?: Ref<HTMLInputElement>;
+  describedBy?: string;
+  invalid?: boolean;
 }) {
   return (
     <>
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
+        ref={inputRef}
         className="wide"
         maxLength={200}
         spellCheck={false}
-        placeholder="{subject}"
+        placeholder={placeholder}
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
@@ -91,11 +102,16 @@ export function InstructionsField({
   label,
   value,
   onChange,
+  placeholder,
+  note,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
+  placeholder?: string;
+  /** Said after the room left (default: when the instructions are read). */
+  note?: string;
 }) {
   return (
     <>
@@ -103,12 +119,13 @@ export function InstructionsField({
       <textarea
         id={id}
         maxLength={MAX_INSTRUCTIONS}
+        placeholder={placeholder}
         aria-describedby={`${id}-hint`}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
       <p id={`${id}-hint`} className="meta">
-        {charactersLeft(value)}. Read only when the server runs a vision model.
+        {charactersLeft(value)}. {note ?? 'Read only when the server runs a vision model.'}
       </p>
     </>
   );
