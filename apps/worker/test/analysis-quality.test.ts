@@ -30,9 +30,9 @@ describe('the production analyser on real photographs', () => {
     const report = JSON.stringify(verdicts, null, 1);
 
     expect(result.namingSomethingTrue, report).toBeGreaterThan(result.photos / 2);
-    // Measured on the tuning set: 22 of 40 name a visible subject, 15 the main one, no wrong object word.
-    expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.45));
-    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 3));
+    // Measured on the tuning set: 28 of 53 name a visible subject, 17 the main one, no wrong object word.
+    expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.5));
+    expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos * 0.3));
     expect(result.wrongObjectWords, report).toBe(0);
     // Every name within the rules: 3 to 6 parts, 60 characters, never a camera's name.
     expect(result.keepingRules, report).toBe(result.photos);
@@ -44,12 +44,13 @@ describe('the production analyser on real photographs', () => {
     const result = tally(verdicts);
     const report = JSON.stringify(verdicts, null, 1);
 
-    // Measured on the held-out set: 9 of 16 name a visible subject (56 %; 9 of the first 12, before four more were
-    // added), 7 the main one; 1 wrong object word in 49. Issue 26's bar is 60 % named after a visible subject: not
-    // reached on the 16 (packages/vision/README.md). Its wrong-word bar, at most one object word in fifteen, holds.
+    // Measured on the held-out set (issue 26's third round): 9 of 16 name a visible subject (56 %), 7 the main one;
+    // no wrong object word in 48 (the second round's cat called a dog is gone). Issue 26's bar is 60 % named after a
+    // visible subject: not reached (packages/vision/README.md). Its wrong-word bar, at most one object word in
+    // fifteen, holds; asserted tighter, at most one in all, as none is said.
     expect(result.namingVisibleSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 2));
     expect(result.namingMainSubject, report).toBeGreaterThanOrEqual(Math.ceil(result.photos / 3));
-    expect(result.wrongObjectWords, report).toBeLessThanOrEqual(Math.floor(result.words / 15));
+    expect(result.wrongObjectWords, report).toBeLessThanOrEqual(Math.min(1, Math.floor(result.words / 15)));
     expect(result.keepingRules, report).toBe(result.photos);
   }, 180_000);
 

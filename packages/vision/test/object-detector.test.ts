@@ -52,6 +52,15 @@ describe('createObjectDetector', () => {
     expect(silent.length).toBeGreaterThanOrEqual(judged.length / 2);
   });
 
+  it('names no animal for a face filling the frame, and a truck only from 0.6', () => {
+    const labelsOf = (file: string) => judged.find((entry) => entry.photo.file === file)!.tags.map((tag) => tag.label);
+    // The cat's face is a 0.41 "bear" in the whole frame and 0.47 in the crop, its box 98 % and 100 % of either.
+    expect(labelsOf('cat-face.jpg')).toEqual([]);
+    // The red vintage car is a 0.58 truck, the pickup in the orchard 0.67.
+    expect(labelsOf('vintage-car.jpg')).not.toContain('truck');
+    expect(labelsOf('orchard-truck.jpg')).toContain('truck');
+  });
+
   it('gives each word once, from the objects source, sure and best first', () => {
     for (const { tags } of judged) {
       const labels = tags.map((tag) => tag.label);

@@ -62,6 +62,10 @@ describe('scene and light words of the fixture photographs', () => {
   it('see still water where the shore is mirrored, and nowhere else', () => {
     expect(sceneOf('summer-1am.jpg')).toContain('water');
     expect(sceneOf('darkest-hour.jpg')).toContain('water');
+    // Green hills over a brown field mirror about the skyline (0.98) but hold no blue under the blue sky.
+    expect(sceneOf('green-hills.jpg')).not.toContain('water');
+    // A tiger in deep snow: white to the top of the frame, no sky.
+    expect(sceneOf('tiger-snow.jpg')).toContain('snow');
     const water = described.filter(({ scene }) => scene.includes('water')).map(({ photo }) => photo.file);
     expect(
       water.every(
@@ -94,7 +98,8 @@ describe('scene and light words of the fixture photographs', () => {
     expect(sceneOf('honey-bee.jpg')).toContain('flower');
     expect(sceneOf('tulips.jpg')).toContain('flower');
     const flowers = described.filter(({ scene }) => scene.includes('flower')).map(({ photo }) => photo.file);
-    expect(flowers.sort()).toEqual(['honey-bee.jpg', 'tulips.jpg']);
+    // The yellow flower is in focus to its leaves: its petals fill 0.64 of the middle, green or dark 0.98 around.
+    expect(flowers.sort()).toEqual(['honey-bee.jpg', 'tulips.jpg', 'yellow-flower.jpg']);
     // The green under the tulips is their stems and leaves, not grass.
     expect(sceneOf('tulips.jpg')).not.toContain('grass');
     for (const file of ['fallen-leaf.jpg', 'citrus-fruits.jpg', 'colorful-cups.jpg', 'picture-0b.jpg', 'wine.jpg']) {

@@ -16,6 +16,13 @@ interface SceneRule {
   guards: (s: PixelStatistics) => boolean;
 }
 
+/** A flower in focus to its edges: this share of petal colours in the middle, this share of green or dark around. */
+const SHARP_FLOWER_PETALS = 0.5;
+const SHARP_FLOWER_SURROUND = 0.5;
+
+/** Under a blue sky, still water holds at least this share of blue in the bottom third (README, "Water"). */
+const MIRRORED_SKY_BLUE = 0.3;
+
 /** Smaller is stronger for these statistics (fog: low contrast; night: low light). */
 const isPast = (value: number, rule: SceneRule) =>
   rule.certainAt >= rule.threshold ? value >= rule.threshold : value <= rule.threshold;
@@ -23,14 +30,18 @@ const isPast = (value: number, rule: SceneRule) =>
 /**
  * A flower seen close: petal colours fill the middle of a close-up whose surroundings are leaves or shadow. Fallen
  * leaves, fruit, a bowl or cups are warm to the edges; a sunset's smooth sky is kept out as the close-up rule keeps
- * it out (README, "Flowers").
+ * it out (README, "Flowers"). A flower whose petals fill half the middle or more needs no blurred background when
+ * leaves or shadow fill its surroundings (README, "Flowers, third round").
  */
 const FLOWER: SceneRule = {
   label: 'flower',
   statistic: (s) => s.centrePetalShare,
   threshold: 0.3,
   certainAt: 0.6,
-  guards: (s) => s.defocusedShare >= 0.45 && s.surroundGreenOrDarkShare >= 0.2 && s.topSkyBlueShare < 0.5,
+  guards: (s) =>
+    s.topSkyBlueShare < 0.5 &&
+    ((s.defocusedShare >= 0.45 && s.surroundGreenOrDarkShare >= 0.2) ||
+      (s.centrePetalShare >= SHARP_FLOWER_PETALS && s.surroundGreenOrDarkShare >= SHARP_FLOWER_SURROUND)),
 };
 
 const isFlower = (s: PixelStatistics) => isPast(FLOWER.statistic(s), FLOWER) && FLOWER.guards(s);
@@ -80,12 +91,13 @@ const SCENE_RULES: readonly SceneRule[] = [
     guards: (s) => s.meanSaturation <= 0.12 && s.meanLuma >= 0.35 && s.meanLuma <= 0.85 && s.texture <= 0.015,
   },
   {
-    // Shaded white ground under a sky: studio white is blown out (excluded from the share) and has no sky above.
+    // Shaded white ground under a sky or more white: studio white is blown out (excluded from the share) and has no
+    // sky above; a tiger in deep snow has white to the top (0.43 of it).
     label: 'snow',
     statistic: (s) => s.lowerSnowShare,
     threshold: 0.5,
     certainAt: 0.8,
-    guards: (s) => s.topSkyBlueShare + s.topWhiteShare >= 0.5 && s.meanSaturation <= 0.2,
+    guards: (s) => s.topSkyBlueShare + s.topWhiteShare >= 0.4 && s.meanSaturation <= 0.2,
   },
   {
     // Rust, orange and gold foliage beside what is still green, textured like leaves: an orange object, a wooden
@@ -116,12 +128,16 @@ const SCENE_RULES: readonly SceneRule[] = [
   },
   {
     // Still water: the shore and the sky mirrored below a horizon, smooth on both sides. A rippled lake, a sea or a
-    // stream does not mirror, and is not found.
+    // stream does not mirror, and is not found. Under a blue sky the water is blue too: green hills over a brown
+    // field mirror as well as a lake (0.98) but hold no blue below.
     label: 'water',
     statistic: (s) => s.reflection,
     threshold: 0.93,
     certainAt: 0.99,
-    guards: (s) => s.topTexture <= 0.03 && s.bottomTexture <= 0.03,
+    guards: (s) =>
+      s.topTexture <= 0.03 &&
+      s.bottomTexture <= 0.03 &&
+      (s.topSkyBlueShare + s.topDuskBlueShare < 0.5 || s.bottomBlueShare >= MIRRORED_SKY_BLUE),
   },
   {
     // Open sky over textured ground: sky (blue, perhaps with cloud) fills the smooth top third, and the bottom third

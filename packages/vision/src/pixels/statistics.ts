@@ -41,6 +41,11 @@ export interface PixelStatistics {
   lowerSnowShare: number;
   /** Bottom third: mean absolute luma step between neighbours (ground has texture; sky and still water little). */
   bottomTexture: number;
+  /**
+   * Bottom third: share of blue and violet (hue 190–300°, saturation ≥ 0.15, value ≥ 0.08), the colours a clear or
+   * dusky sky gives the still water that mirrors it.
+   */
+  bottomBlueShare: number;
   /** Top and bottom thirds: share of leaf and grass green. */
   topGreenShare: number;
   bottomGreenShare: number;
@@ -101,6 +106,7 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
   let bottomLumaSum = 0;
   let bottomTextureSum = 0;
   let bottomTextureCount = 0;
+  let bottomBlue = 0;
   let topGreen = 0;
   let bottomGreen = 0;
   let topDuskBlue = 0;
@@ -151,6 +157,7 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
         bottomLumaSum += l;
         bottomTextureSum += step;
         bottomTextureCount += steps;
+        if (h >= 190 && h < 300 && s >= 0.15 && v >= 0.08) bottomBlue++;
       }
       if (y < upperRows && (h < 50 || h >= 330) && s >= 0.35 && v >= 0.3) upperWarm++;
       const isGreen = h >= 65 && h < 165 && s >= 0.2 && v >= 0.2;
@@ -191,6 +198,7 @@ export function measurePixels(planes: HsvPlanes, defocusedShare: number): PixelS
     bottomLuma: bottomLumaSum / (topRows * width),
     lowerSnowShare: lowerSnow / ((height - lowerStart) * width),
     bottomTexture: bottomTextureSum / Math.max(1, bottomTextureCount),
+    bottomBlueShare: bottomBlue / (topRows * width),
     topGreenShare: topGreen / (topRows * width),
     bottomGreenShare: bottomGreen / (topRows * width),
     reflection: mirroring(luma, width, height),
