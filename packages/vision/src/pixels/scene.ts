@@ -46,6 +46,15 @@ const FLOWER: SceneRule = {
 
 const isFlower = (s: PixelStatistics) => isPast(FLOWER.statistic(s), FLOWER) && FLOWER.guards(s);
 
+/** Almost all of the frame dark, the top too: a dark studio backdrop has a lit subject and is brighter. */
+const NIGHT: SceneRule = {
+  label: 'night',
+  statistic: (s) => s.meanLuma,
+  threshold: 0.1,
+  certainAt: 0.04,
+  guards: (s) => s.darkShare >= 0.8 && s.topLuma <= 0.1,
+};
+
 const SCENE_RULES: readonly SceneRule[] = [
   FLOWER,
   {
@@ -74,14 +83,7 @@ const SCENE_RULES: readonly SceneRule[] = [
     certainAt: 0.5,
     guards: (s) => s.upperGlareShare >= 0.01 && s.bottomLuma <= 0.2,
   },
-  {
-    // Almost all of the frame dark, the top too: a dark studio backdrop has a lit subject and is brighter.
-    label: 'night',
-    statistic: (s) => s.meanLuma,
-    threshold: 0.1,
-    certainAt: 0.04,
-    guards: (s) => s.darkShare >= 0.8 && s.topLuma <= 0.1,
-  },
+  NIGHT,
   {
     // Low contrast and colour over the whole frame, neither dark nor blown out, and little texture.
     label: 'fog',
@@ -159,15 +161,8 @@ const SCENE_RULES: readonly SceneRule[] = [
     certainAt: 0.8,
     guards: (s) => s.topSkyBlueShare < 0.5,
   },
-  {
-    // The night rule's figures, said of the kind of picture.
-    label: 'night scene',
-    source: 'composition',
-    statistic: (s) => s.meanLuma,
-    threshold: 0.1,
-    certainAt: 0.04,
-    guards: (s) => s.darkShare >= 0.8 && s.topLuma <= 0.1,
-  },
+  // The night rule's figures, said of the kind of picture.
+  { ...NIGHT, label: 'night scene', source: 'composition' },
   {
     // Dim but not night: the darkest tuning photograph, a spruce forest by day, has mean luma 0.15.
     label: 'low light',
@@ -175,7 +170,7 @@ const SCENE_RULES: readonly SceneRule[] = [
     statistic: (s) => s.meanLuma,
     threshold: 0.2,
     certainAt: 0.1,
-    guards: (s) => !(s.darkShare >= 0.8 && s.topLuma <= 0.1),
+    guards: (s) => !NIGHT.guards(s),
   },
 ];
 
