@@ -30,15 +30,15 @@ import closeWithGrace from 'close-with-grace';
 import { generateApiKey } from '../packages/auth/src/index';
 import { createDb, createRepositories } from '../packages/db/src/index';
 import { emailHash } from '../packages/domain/src/index';
-import { freePort } from '../packages/service-kit/src/testing/free-port';
-import { createIsolatedDatabase } from '../packages/service-kit/src/testing/isolated-database';
+import { freePort } from '../packages/runtime/src/testing/free-port';
+import { createIsolatedDatabase } from '../packages/runtime/src/testing/isolated-database';
 import {
   type SpawnedService,
   type SpawnOptions,
   spawnService,
   waitForStatus,
-} from '../packages/service-kit/src/testing/spawn-service';
-import { deleteRedisKeys } from '../packages/service-kit/src/testing/test-env';
+} from '../packages/runtime/src/testing/spawn-service';
+import { deleteRedisKeys } from '../packages/runtime/src/testing/test-env';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const API_ENTRY = join(ROOT, 'apps/api/src/server.ts');

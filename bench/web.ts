@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import postgres from 'postgres';
-import { freePort } from '../packages/service-kit/src/testing/free-port';
+import { freePort } from '../packages/runtime/src/testing/free-port';
 import { buildWebIfChanged } from '../scripts/stack/web-build';
 import { generatePhotos } from './photos';
 import {

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
-import { progressChannel } from '../packages/pipeline/src/progress';
+import { progressChannel } from '../packages/progress/src/progress-channel';
 import { ws } from './support';
 
 const { WebSocketServer } = ws;

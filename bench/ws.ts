@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import type { ProgressEvent } from '../packages/contracts/src/index';
 import { createDb, createRepositories } from '../packages/db/src/index';
-import { createProgressPublisher } from '../packages/pipeline/src/progress';
+import { createProgressPublisher } from '../packages/progress/src/progress-channel';
 import {
   API_ENTRY,
   appendBenchmarkRow,

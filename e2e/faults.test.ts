@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connectWs, photo, upload, waitForBatch } from '@renamer/api/testing';
-import { freePort, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, spawnService, waitForStatus } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createQueues } from '../packages/queue/src/queues';
+import { createQueues } from '../packages/jobs/src/queues';
 import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
 /**

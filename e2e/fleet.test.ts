@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ApiStack, connectWs, photo, startApiStack, upload } from '@renamer/api/testing';
-import { freePort } from '@renamer/service-kit/testing';
+import { freePort } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

@@ -4,7 +4,7 @@ import * as kubernetesModels from '@kubernetes/client-node/dist/gen/models/all.j
 import { QUEUE_NAMES } from '@renamer/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { bullPrefix } from '../packages/queue/src/queues';
+import { bullPrefix } from '../packages/jobs/src/queues';
 
 /**
  * infra/k8s as a cluster would get it: the production overlay rendered by `kubectl kustomize`, every object

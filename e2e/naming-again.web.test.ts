@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/runtime/testing';
 import chromium from '@sparticuz/chromium';
 import { type Browser, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import type { Json } from '@renamer/api/testing';
 import { createDatabase, dropDatabase } from '@renamer/db';
 import { createDevIdp, type DevIdp } from '@renamer/dev-idp';
 import { CookieJar, makeTestCertificate, signInThroughDevIdp, type TestCertificate } from '@renamer/dev-idp/testing';
-import { freePort, type SpawnedService, testServiceEnv, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, testServiceEnv, waitForStatus } from '@renamer/runtime/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver } from './support/otlp-receiver';

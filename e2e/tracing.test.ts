@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { photo, upload, waitForBatch } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { type PipelineStack, startPipelineStack } from './support/pipeline-stack';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/runtime/testing';
 import chromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

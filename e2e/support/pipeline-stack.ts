@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { startApiStack } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/runtime/testing';
 
 const WORKER_ENTRY = fileURLToPath(new URL('../../apps/worker/src/server.ts', import.meta.url));
 /** A worker whose every analysis takes SLOW_ANALYSIS_MS, for the tests that kill one mid-job. */

@@ -3,7 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, st
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import dockerignore from '@balena/dockerignore';
-import { type SpawnedService, spawnProcess } from '@renamer/service-kit/testing';
+import { type SpawnedService, spawnProcess } from '@renamer/runtime/testing';
 import {
   type Dockerfile,
   expandVariables,

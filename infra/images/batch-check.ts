@@ -10,8 +10,8 @@ import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase } from '../../packages/db/src/databases';
-import { freePort } from '../../packages/service-kit/src/testing/free-port';
-import { deleteRedisKeys } from '../../packages/service-kit/src/testing/test-env';
+import { freePort } from '../../packages/runtime/src/testing/free-port';
+import { deleteRedisKeys } from '../../packages/runtime/src/testing/test-env';
 import { type Engine, run, say } from './engine';
 
 export interface Images {

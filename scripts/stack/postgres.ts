@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { freePort } from '../../packages/service-kit/src/testing/free-port';
+import { freePort } from '../../packages/runtime/src/testing/free-port';
 import { type Hold, startKeeper } from './keeper';
 import { elapsedSince, redactUrl, say } from './say';
 

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { freePort } from '../../packages/service-kit/src/testing/free-port';
+import { freePort } from '../../packages/runtime/src/testing/free-port';
 import { type Hold, startKeeper } from './keeper';
 import { elapsedSince, redactUrl } from './say';
 

@@ -2,10 +2,10 @@ import { createAccountService } from '@renamer/accounts';
 import { createCredentialsEndedPublisher } from '@renamer/auth';
 import { billingConfigFromEnv, createStripeClient } from '@renamer/billing';
 import { createRepositories } from '@renamer/db';
-import { createCleanupTasks } from '@renamer/maintenance';
-import { createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
-import { closeQueues, createQueues } from '@renamer/queue';
-import { createFeatureFlags, type ServiceDeps } from '@renamer/service-kit';
+import type { ServiceDeps } from '@renamer/http';
+import { closeQueues, createCleanupTasks, createQueues } from '@renamer/jobs';
+import { createBatchTracker, createProgressPublisher } from '@renamer/progress';
+import { createFeatureFlags } from '@renamer/runtime';
 import type { AdminEnv } from './env';
 
 export type AdminDeps = ServiceDeps<AdminEnv>;

@@ -1,5 +1,6 @@
 import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
-import { createHttpService, createMetrics, logStreamKey, registerOpenApi } from '@renamer/service-kit';
+import { createHttpService, createMetrics, registerOpenApi } from '@renamer/http';
+import { logStreamKey } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';

@@ -1,6 +1,6 @@
 import { billingEnv } from '@renamer/billing';
-import { maintenanceEnv } from '@renamer/maintenance';
-import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
+import { maintenanceEnv } from '@renamer/jobs';
+import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
 
 export const adminEnvSchema = serviceEnvSchema({

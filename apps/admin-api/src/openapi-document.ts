@@ -1,4 +1,4 @@
-import { renderOpenApiDocument } from '@renamer/service-kit';
+import { renderOpenApiDocument } from '@renamer/http';
 import { buildAdminApi } from './app';
 import { loadAdminEnv } from './env';
 

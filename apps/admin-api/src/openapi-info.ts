@@ -1,5 +1,5 @@
 import { SECURITY_SCHEMES } from '@renamer/auth';
-import type { OpenApiOptions } from '@renamer/service-kit';
+import type { OpenApiOptions } from '@renamer/http';
 
 const ADMIN_API_VERSION = '0.1.0';
 

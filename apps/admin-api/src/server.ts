@@ -1,4 +1,4 @@
-import { runHttpService } from '@renamer/service-kit';
+import { runHttpService } from '@renamer/http';
 import { buildAdminApi } from './app';
 import { loadAdminEnv } from './env';
 

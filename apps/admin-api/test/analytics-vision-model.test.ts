@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Json, photo, upload, waitForBatch } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The admin API does not depend on the LLM package; its fake server needs nothing but Node.
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../../packages/llm/src/testing/fake-openai-server';

@@ -1,4 +1,4 @@
-import { FEATURE_FLAG_CACHE_MS } from '@renamer/service-kit';
+import { FEATURE_FLAG_CACHE_MS } from '@renamer/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminStack, signedIn, startAdminStack, userWithApiKey } from './support/admin-stack';
 

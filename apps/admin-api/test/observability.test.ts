@@ -1,5 +1,5 @@
-import { createLogger, logStreamKey } from '@renamer/service-kit';
-import { freePort } from '@renamer/service-kit/testing';
+import { createLogger, logStreamKey } from '@renamer/runtime';
+import { freePort } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramQuantile } from '../src/routes/metrics/summarise';
 import { type AdminStack, signedIn, startAdminStack, userWithApiKey } from './support/admin-stack';

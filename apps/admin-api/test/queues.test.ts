@@ -1,4 +1,4 @@
-import { bullPrefix, closeQueues, createQueues, type Queues } from '@renamer/queue';
+import { bullPrefix, closeQueues, createQueues, type Queues } from '@renamer/jobs';
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminStack, signedIn, startAdminStack } from './support/admin-stack';

@@ -5,17 +5,13 @@ import { AppError } from '@renamer/contracts';
 import { createRepositories, type Database, type Repositories } from '@renamer/db';
 import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
+import type { Metrics, ServiceDeps } from '@renamer/http';
 import { closeCameraDecoding, configureCameraDecoding, turnOffImageCache } from '@renamer/imaging';
+import { closeQueues, createBatchScheduler, createFlowProducer, createQueues } from '@renamer/jobs';
 import { createLocalKeywordProvider } from '@renamer/keywords';
 import { createLlmProvider, llmConfigFromEnv, llmKeywordProvider } from '@renamer/llm';
-import {
-  createBatchScheduler,
-  createBatchTracker,
-  createProgressPublisher,
-  subscribeToProgress,
-} from '@renamer/pipeline';
-import { closeQueues, createFlowProducer, createQueues } from '@renamer/queue';
-import { createFeatureFlags, createRedis, type Metrics, type ServiceDeps, withTimeout } from '@renamer/service-kit';
+import { createBatchTracker, createProgressPublisher, subscribeToProgress } from '@renamer/progress';
+import { createFeatureFlags, createRedis, withTimeout } from '@renamer/runtime';
 import type { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
 import { type ApiEnv, DEV_IDP_ISSUER } from './env';

@@ -1,6 +1,6 @@
 import websocket from '@fastify/websocket';
 import { registerCallerPlugins, requireCredentials, secureCookies } from '@renamer/auth';
-import { createHttpService, createMetrics, registerOpenApi } from '@renamer/service-kit';
+import { createHttpService, createMetrics, registerOpenApi } from '@renamer/http';
 import type { FastifyInstance } from 'fastify';
 import { type ApiDeps, createApiServices } from './api-services';
 import { API_OPENAPI } from './openapi-info';

@@ -2,7 +2,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { billingEnv } from '@renamer/billing';
 import { llmEnv } from '@renamer/llm';
-import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
+import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
 
 const UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;

@@ -1,4 +1,4 @@
-import { runHttpService } from '@renamer/service-kit';
+import { runHttpService } from '@renamer/http';
 import { buildApi } from './app';
 import { loadApiEnv } from './env';
 

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { closeQueues, createQueues, type Queues } from '@renamer/queue';
+import { closeQueues, createQueues, type Queues } from '@renamer/jobs';
 import { imageObjectKey } from '@renamer/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, getJson, type Json, startApiStack, upload } from './support/api-stack';

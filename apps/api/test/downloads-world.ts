@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from '@renamer/storage/testing';
 import sharp from 'sharp';
 import { vi } from 'vitest';

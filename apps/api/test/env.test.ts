@@ -1,4 +1,4 @@
-import { ConfigError } from '@renamer/service-kit';
+import { ConfigError } from '@renamer/runtime';
 import { describe, expect, it } from 'vitest';
 import { loadApiEnv } from '../src/env';
 

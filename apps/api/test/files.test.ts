@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { createLogger, createPlatform, type Platform } from '@renamer/service-kit';
-import { testServiceEnv } from '@renamer/service-kit/testing';
+import { createLogger, createPlatform, type Platform } from '@renamer/runtime';
+import { testServiceEnv } from '@renamer/runtime/testing';
 import { signDownloadLink } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

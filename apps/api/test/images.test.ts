@@ -1,5 +1,5 @@
 import { IMAGE_EVENTS } from '@renamer/domain';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, connectWs, getJson, type Json, startApiStack, upload, waitForBatch } from './support/api-stack';
 import { photo } from './support/images';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type BatchStatusResponse, type ProgressEvent, ServerMessage } from '@renamer/contracts';
-import type { CallLog } from '@renamer/service-kit';
+import type { CallLog } from '@renamer/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { SocketCredential } from '../src/ws/credential-recheck';

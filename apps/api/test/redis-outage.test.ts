@@ -1,8 +1,8 @@
 import { generateApiKey } from '@renamer/auth';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
-import { createPlatform, type Logger, type Platform } from '@renamer/service-kit';
-import { freePort, testServiceEnv } from '@renamer/service-kit/testing';
+import { createPlatform, type Logger, type Platform } from '@renamer/runtime';
+import { freePort, testServiceEnv } from '@renamer/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '../src/app';

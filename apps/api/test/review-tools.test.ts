@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiStack, getJson, type Json, startApiStack, upload, waitForBatch } from './support/api-stack';
 import { photo } from './support/images';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerMessage } from '@renamer/contracts';
-import type { CallLog } from '@renamer/service-kit';
+import type { CallLog } from '@renamer/runtime';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createClientConnection } from '../src/ws/connection';

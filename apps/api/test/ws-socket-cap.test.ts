@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/service-kit/testing';
+import { freePort, type SpawnedService, spawnService, waitForStatus } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiStack, connectWs, type Json, startApiStack } from './support/api-stack';

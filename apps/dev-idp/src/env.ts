@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, LogLevel, NodeEnv, parseEnv } from '@renamer/service-kit';
+import { ConfigError, LogLevel, NodeEnv, parseEnv } from '@renamer/runtime';
 import { z } from 'zod';
 import type { DevIdpOptions } from './dev-idp';
 

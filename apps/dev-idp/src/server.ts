@@ -1,4 +1,4 @@
-import { closeOnSignals, createLogger, exitOnBootFailure } from '@renamer/service-kit';
+import { closeOnSignals, createLogger, exitOnBootFailure } from '@renamer/runtime';
 import { createDevIdp } from './dev-idp';
 import { loadDevIdpEnv } from './env';
 

@@ -1,25 +1,21 @@
 import { join } from 'node:path';
 import type { CleanupTask } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
+import { createHttpService, createMetrics, type ServiceDeps } from '@renamer/http';
 import { closeCameraDecoding, configureCameraDecoding } from '@renamer/imaging';
-import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
-import { createCleanupTasks } from '@renamer/maintenance';
-import { createBatchScheduler, createBatchTracker, createProgressPublisher } from '@renamer/pipeline';
 import {
   closeQueues,
+  createBatchScheduler,
+  createCleanupTasks,
   createFlowProducer,
   createQueues,
   createWorkerPool,
   type JobHandlers,
   scheduleEvery,
-} from '@renamer/queue';
-import {
-  createFeatureFlags,
-  createHttpService,
-  createMetrics,
-  createRedis,
-  type ServiceDeps,
-} from '@renamer/service-kit';
+} from '@renamer/jobs';
+import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
+import { createBatchTracker, createProgressPublisher } from '@renamer/progress';
+import { createFeatureFlags, createRedis } from '@renamer/runtime';
 import { createImageAnalyzer } from './analysis/create-image-analyzer';
 import type { ImageAnalyzer } from './analysis/image-analyzer';
 import { llmStepSource } from './analysis/steps/llm-step';
@@ -27,7 +23,7 @@ import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
 import { cleanupHandler } from './handlers/cleanup';
-import { batchNamer, batchProposer } from './handlers/name-batch';
+import { batchNamer, batchProposer } from './naming/batch-renamer';
 import { processBatchHandler } from './handlers/process-batch';
 import { proposeBatchHandler } from './handlers/propose-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';

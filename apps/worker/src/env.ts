@@ -1,8 +1,8 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { QUEUE_CATALOG } from '@renamer/contracts';
+import { maintenanceEnv } from '@renamer/jobs';
 import { llmEnv } from '@renamer/llm';
-import { maintenanceEnv } from '@renamer/maintenance';
-import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/service-kit';
+import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
 import { OPTIONAL_STEPS } from './analysis/optional-steps';
 

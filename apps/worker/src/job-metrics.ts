@@ -1,5 +1,5 @@
-import type { WorkerEvents } from '@renamer/queue';
-import type { Metrics } from '@renamer/service-kit';
+import type { Metrics } from '@renamer/http';
+import type { WorkerEvents } from '@renamer/jobs';
 import { Counter, Histogram } from 'prom-client';
 
 /** Job throughput, failures and durations, on the worker's own Prometheus registry. */

@@ -1,6 +1,6 @@
 import { QUEUE_NAMES, QueueJobCounts } from '@renamer/contracts';
-import type { Queues } from '@renamer/queue';
-import type { Metrics } from '@renamer/service-kit';
+import type { Metrics } from '@renamer/http';
+import type { Queues } from '@renamer/jobs';
 import { Gauge } from 'prom-client';
 
 const STATES = QueueJobCounts.keyof().options;

@@ -1,10 +1,4 @@
-import {
-  closeOnSignals,
-  createLogger,
-  createPlatform,
-  exitOnBootFailure,
-  logShippingFromEnv,
-} from '@renamer/service-kit';
+import { closeOnSignals, createLogger, createPlatform, exitOnBootFailure, logShippingFromEnv } from '@renamer/runtime';
 import { initErrorTracking } from '@renamer/telemetry';
 import { buildWorker, type WorkerDeps } from './build-worker';
 import { loadWorkerEnv } from './env';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { altText } from '@renamer/domain';
 import { createLlmProvider } from '@renamer/llm';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '@renamer/llm/testing';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import { tuningPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';

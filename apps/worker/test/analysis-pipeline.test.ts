@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { photo } from '@renamer/api/testing';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import type { DecodedImage } from '@renamer/vision';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { testDir } from '@renamer/service-kit/testing';
+import { testDir } from '@renamer/runtime/testing';
 import { metadataPhoto, strippedCopies, tuningPhotos, unseenPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImageAnalyzer } from '../src/analysis/create-image-analyzer';

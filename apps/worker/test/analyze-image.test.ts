@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { photo } from '@renamer/api/testing';
-import { createLogger } from '@renamer/service-kit';
+import { createLogger } from '@renamer/runtime';
 import { tuningPhotos } from '@renamer/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisStep } from '../src/analysis/analysis-step';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describeServiceBoot } from '@renamer/service-kit/testing';
+import { describeServiceBoot } from '@renamer/runtime/testing';
 
 describeServiceBoot({
   name: 'worker',

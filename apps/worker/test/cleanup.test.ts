@@ -3,10 +3,16 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createCleanupTasks, STUCK_BATCH_ERROR } from '@renamer/maintenance';
-import { bullPrefix, closeQueues, createQueues, type Queues } from '@renamer/queue';
-import { createRedis } from '@renamer/service-kit';
-import { freePort, spawnService, testServiceEnv, waitForStatus } from '@renamer/service-kit/testing';
+import {
+  bullPrefix,
+  closeQueues,
+  createCleanupTasks,
+  createQueues,
+  type Queues,
+  STUCK_BATCH_ERROR,
+} from '@renamer/jobs';
+import { createRedis } from '@renamer/runtime';
+import { freePort, spawnService, testServiceEnv, waitForStatus } from '@renamer/runtime/testing';
 import { imageObjectKey, previewObjectKey } from '@renamer/storage';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';

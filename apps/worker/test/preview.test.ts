@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '@renamer/service-kit';
+import { createLogger } from '@renamer/runtime';
 import { previewObjectKey, userObjectPrefix } from '@renamer/storage';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

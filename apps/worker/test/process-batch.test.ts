@@ -1,7 +1,7 @@
 import type { VisionTag } from '@renamer/contracts';
-import { createLogger } from '@renamer/service-kit';
+import { createLogger } from '@renamer/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchNamer } from '../src/handlers/name-batch';
+import { batchNamer } from '../src/naming/batch-renamer';
 import { processBatchHandler } from '../src/handlers/process-batch';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 

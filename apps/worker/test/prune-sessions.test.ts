@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createSessionRepository, createUserRepository } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
-import { createLogger } from '@renamer/service-kit';
+import { createLogger } from '@renamer/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pruneSessionsHandler } from '../src/handlers/prune-sessions';
 

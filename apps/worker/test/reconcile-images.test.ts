@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createBatchScheduler } from '@renamer/pipeline';
-import { closeQueues, createFlowProducer, createQueues, enqueue } from '@renamer/queue';
-import { createLogger } from '@renamer/service-kit';
+import { closeQueues, createBatchScheduler, createFlowProducer, createQueues, enqueue } from '@renamer/jobs';
+import { createLogger } from '@renamer/runtime';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileImagesHandler } from '../src/handlers/reconcile-images';

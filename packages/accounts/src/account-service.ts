@@ -1,4 +1,4 @@
-import { AppError } from '@renamer/contracts';
+import { AppError, PLAN_QUOTAS } from '@renamer/contracts';
 import type {
   AccountUpdate,
   AuditLogRepository,
@@ -8,8 +8,8 @@ import type {
   User,
   UserRepository,
 } from '@renamer/db';
-import { acceptedTemplate, PLAN_QUOTAS, quotaRemaining } from '@renamer/domain';
-import type { CallLog } from '@renamer/service-kit';
+import { acceptedTemplate, quotaRemaining } from '@renamer/domain';
+import type { CallLog } from '@renamer/runtime';
 import { type ObjectStore, userObjectPrefix } from '@renamer/storage';
 
 export interface AccountDeps {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createRepositories } from '@renamer/db';
-import { createPlatform, parseEnv, serviceEnvSchema } from '@renamer/service-kit';
-import { testServiceEnv } from '@renamer/service-kit/testing';
+import { createPlatform, parseEnv, serviceEnvSchema } from '@renamer/runtime';
+import { testServiceEnv } from '@renamer/runtime/testing';
 import { imageObjectKey } from '@renamer/storage';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';

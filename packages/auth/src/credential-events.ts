@@ -1,5 +1,5 @@
 import { CredentialsEnded } from '@renamer/contracts';
-import { type CallLog, parseJsonOrUndefined } from '@renamer/service-kit';
+import { type CallLog, parseJsonOrUndefined } from '@renamer/runtime';
 import type { Redis } from 'ioredis';
 
 /** Pub/sub channels ignore Redis database numbers, so the name carries the environment's prefix. */

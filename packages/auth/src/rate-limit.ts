@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '@renamer/contracts';
-import { withErrors } from '@renamer/service-kit';
+import { withErrors } from '@renamer/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -23,7 +23,7 @@ export interface RateLimitOptions {
  * When Redis is down requests pass: readiness reports the outage, and refusing every request would
  * turn it into a full one. Registered after `authentication`, whose hook resolves the caller first.
  */
-/** What probes and scrapers call (service-kit registers them on every service); never counted. */
+/** What probes and scrapers call (@renamer/http registers them on every service); never counted. */
 const UNLIMITED_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) {

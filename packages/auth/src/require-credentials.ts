@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '@renamer/contracts';
-import { withErrors } from '@renamer/service-kit';
+import { withErrors } from '@renamer/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { SIGNED_IN_SECURITY } from './openapi-security';

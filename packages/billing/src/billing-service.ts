@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type PaymentView, type Plan, type SubscriptionView } from '@renamer/contracts';
+import { AppError, type PaymentView, PLAN_QUOTAS, type Plan, type SubscriptionView } from '@renamer/contracts';
 import type { Payment, PaymentRepository, Subscription, User } from '@renamer/db';
-import { PLAN_QUOTAS } from '@renamer/domain';
 import type Stripe from 'stripe';
 import type { PaidPlan } from './config';
 import { type SubscriptionSyncDeps, syncSubscription } from './subscription-sync';

@@ -1,6 +1,6 @@
 import type { Plan } from '@renamer/contracts';
+import { PLAN_QUOTAS } from '@renamer/contracts';
 import type { Database, Executor, SubscriptionRepository, UserRepository } from '@renamer/db';
-import { PLAN_QUOTAS } from '@renamer/domain';
 import type Stripe from 'stripe';
 import { type BillingConfig, planOfPrice } from './config';
 

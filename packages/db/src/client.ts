@@ -1,4 +1,3 @@
-import { tracingEnabled } from '@renamer/telemetry';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { withQuerySpans } from './query-spans';
@@ -18,6 +17,8 @@ export interface DbClient {
 export interface CreateDbOptions {
   /** Pool size (default 10). */
   max?: number;
+  /** Record a span per statement (when the service traces; `tracingEnabled()` of `@renamer/telemetry`). */
+  querySpans?: boolean;
 }
 
 /** Seconds to wait for a connection to PostgreSQL before the query fails. */
@@ -30,7 +31,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     // A database that does not answer fails a request in seconds (503 unavailable), not after postgres.js's 30.
     connect_timeout: CONNECT_TIMEOUT_S,
   });
-  const sql = tracingEnabled() ? withQuerySpans(client) : client;
+  const sql = options.querySpans ? withQuerySpans(client) : client;
   const db = drizzle(sql);
   return {
     db,

@@ -1,5 +1,6 @@
+import { PLAN_QUOTAS } from '@renamer/contracts';
 import { describe, expect, it } from 'vitest';
-import { emailHash, PLAN_QUOTAS, quotaPeriod, quotaRemaining, safeReturnTo } from '../src';
+import { emailHash, quotaPeriod, quotaRemaining, safeReturnTo } from '../src';
 
 describe('safeReturnTo', () => {
   it.each(['/', '/batches', '/batches/1?tab=images#top'])('keeps the same-site path %s', (path) => {

@@ -1,4 +1,4 @@
-import type { SniffedType } from './image-types';
+import { type SniffedType, sniffedAs } from './sniffed-type';
 
 const TAG_MAKE = 0x010f;
 const TAG_SUB_IFDS = 0x014a;
@@ -47,11 +47,11 @@ function readFirstIfd(head: Buffer): FirstIfd | undefined {
 export function cameraRawInTiff(head: Buffer): SniffedType | undefined {
   const ifd = readFirstIfd(head);
   if (!ifd) return undefined;
-  if (ifd.tags.has(TAG_DNG_VERSION)) return { mime: 'image/x-adobe-dng', ext: 'dng' };
+  if (ifd.tags.has(TAG_DNG_VERSION)) return sniffedAs('dng');
   const hasSubIfds = ifd.tags.has(TAG_SUB_IFDS);
-  if (ifd.make.startsWith('NIKON') && hasSubIfds) return { mime: 'image/x-nikon-nef', ext: 'nef' };
+  if (ifd.make.startsWith('NIKON') && hasSubIfds) return sniffedAs('nef');
   if (ifd.make.startsWith('SONY') && (hasSubIfds || ifd.tags.has(TAG_SONY_SR2_PRIVATE))) {
-    return { mime: 'image/x-sony-arw', ext: 'arw' };
+    return sniffedAs('arw');
   }
   return undefined;
 }

@@ -1,4 +1,10 @@
-import { type ImageFormat, type ImageMetadata, isRawFormat, type RawFormat } from '@renamer/contracts';
+import {
+  IMAGE_FORMATS_IN_WORDS,
+  type ImageFormat,
+  type ImageMetadata,
+  isRawFormat,
+  type RawFormat,
+} from '@renamer/contracts';
 import sharp, { type Metadata } from 'sharp';
 import { imageFormatOf } from './image-format';
 import { type RawFacts, withRawPreview } from './raw-preview';
@@ -63,7 +69,7 @@ export async function readImageMetadata(path: string, format?: ImageFormat): Pro
   if (format && isRawFormat(format)) return readRawMetadata(path, format);
   const metadata = toImageMetadata(await sharp(path).metadata());
   if (!metadata) {
-    throw new UnsupportedImageError('not a JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC image with dimensions');
+    throw new UnsupportedImageError(`not a ${IMAGE_FORMATS_IN_WORDS.pictures} image with dimensions`);
   }
   return metadata;
 }

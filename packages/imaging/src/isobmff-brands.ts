@@ -1,4 +1,4 @@
-import type { SniffedType } from './image-types';
+import { type SniffedType, sniffedAs } from './sniffed-type';
 
 const AVIF_BRANDS = new Set(['avif', 'avis']);
 const HEIC_BRANDS = new Set(['heic', 'heix']);
@@ -18,7 +18,7 @@ function brandsOf(head: Buffer): string[] {
  */
 export function brandedIsobmffType(head: Buffer): SniffedType | undefined {
   const brands = brandsOf(head);
-  if (brands.some((brand) => HEIC_BRANDS.has(brand))) return { mime: 'image/heic', ext: 'heic' };
-  if (brands.some((brand) => AVIF_BRANDS.has(brand))) return { mime: 'image/avif', ext: 'avif' };
+  if (brands.some((brand) => HEIC_BRANDS.has(brand))) return sniffedAs('heic');
+  if (brands.some((brand) => AVIF_BRANDS.has(brand))) return sniffedAs('avif');
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { ImageFormat } from '@renamer/contracts';
+import { IMAGE_FORMAT_TABLE, type ImageFormat, type SignatureFamily } from '@renamer/contracts';
 import { ActiveContentScanner } from './active-content-scanner';
 import { ByteReader, UnexpectedEndError } from './byte-reader';
 import { DeclaredTrailerCheck, type JpegDeclarations } from './motion-photo';
@@ -48,15 +48,27 @@ const declaringNothing =
     return undefined;
   };
 
-// TIFF is left out: its extent is the furthest of many IFD, strip and tile offsets (see README).
-const WALKERS: Partial<Record<ImageFormat, Walker>> = {
+/**
+ * The structure walk of each signature family (`IMAGE_FORMAT_TABLE`). TIFF and the TIFF-like RAW families are left
+ * out: a TIFF's extent is the furthest of many IFD, strip and tile offsets (see README).
+ */
+const WALKERS: Readonly<Record<SignatureFamily, Walker | undefined>> = {
   jpeg: walkJpegs,
   png: declaringNothing(walkPng),
   gif: declaringNothing(walkGif),
-  webp: declaringNothing(walkWebp),
-  avif: declaringNothing(walkIsobmff),
-  heic: declaringNothing(walkIsobmff),
+  riff: declaringNothing(walkWebp),
+  isobmff: declaringNothing(walkIsobmff),
+  tiff: undefined,
+  orf: undefined,
+  rw2: undefined,
+  raf: undefined,
 };
+
+/** A camera RAW's sensor data is not walked, whatever its container (a CR3 is ISO-BMFF): the scan reads it all. */
+function walkerOf(format: ImageFormat): Walker | undefined {
+  const { cameraRaw, signature } = IMAGE_FORMAT_TABLE[format];
+  return cameraRaw ? undefined : WALKERS[signature];
+}
 
 type Trailing = { ok: true; motionPhoto: boolean } | { ok: false; detail: string };
 
@@ -105,7 +117,7 @@ async function* scanned(path: string, scanner: ActiveContentScanner): AsyncGener
 export async function checkSingleFormat(path: string, format: ImageFormat): Promise<SingleFormatResult> {
   const scanner = new ActiveContentScanner();
   const reader = new ByteReader(scanned(path, scanner));
-  const walk = WALKERS[format];
+  const walk = walkerOf(format);
   try {
     const trailing = walk ? await walkAndCheckTrailing(reader, walk) : await reader.drain(() => undefined);
     const finding = scanner.finish();

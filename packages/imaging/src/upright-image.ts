@@ -1,4 +1,4 @@
-import { type ImageFormat, isRawFormat } from '@renamer/contracts';
+import { IMAGE_FORMAT_TABLE, type ImageFormat } from '@renamer/contracts';
 import sharp, { type Sharp } from 'sharp';
 import { decodeHeicInPool } from './heic-decoder';
 import { applyOrientation } from './orientation';
@@ -44,6 +44,6 @@ export async function openUprightImage(
   { maxEdge }: UprightImageOptions = {},
 ): Promise<UprightImage> {
   if (format === 'heic') return openHeic(path, maxEdge);
-  if (isRawFormat(format)) return openRaw(path);
+  if (IMAGE_FORMAT_TABLE[format].preview === 'embedded-jpeg') return openRaw(path);
   return { image: sharp(path).rotate(), release: nothingToRelease };
 }

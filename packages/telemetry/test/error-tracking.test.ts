@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '@renamer/contracts';
-import { createHttpService, createLogger } from '@renamer/service-kit';
+import { createHttpService } from '@renamer/http';
+import { createLogger } from '@renamer/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushErrorTracking, initErrorTracking } from '../src';
 

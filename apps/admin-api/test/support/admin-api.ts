@@ -1,5 +1,5 @@
-import { createLogger, createPlatform } from '@renamer/service-kit';
-import { testServiceEnv } from '@renamer/service-kit/testing';
+import { createLogger, createPlatform } from '@renamer/runtime';
+import { testServiceEnv } from '@renamer/runtime/testing';
 import { buildAdminApi } from '../../src/app';
 import { loadAdminEnv } from '../../src/env';
 

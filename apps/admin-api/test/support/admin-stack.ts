@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { browser, startAuthStack } from '@renamer/api/testing';
-import { freePort } from '@renamer/service-kit/testing';
+import { freePort } from '@renamer/runtime/testing';
 import { buildAdminApi } from '../../src/app';
 import { loadAdminEnv } from '../../src/env';
 

@@ -4,9 +4,10 @@
 //   node dist/commands/create-api-key.js --email ops@example.com [--name "Operations"] [--admin] [--key-name deploy]
 // Exit codes: 0 the key was printed, 1 it could not be made (the database), 2 the command was used wrongly.
 import { parseArgs } from 'node:util';
+import { PLAN_QUOTAS } from '@renamer/contracts';
 import { createDb, createRepositories } from '@renamer/db';
-import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
-import { commonEnv, parseEnv } from '@renamer/service-kit';
+import { emailHash } from '@renamer/domain';
+import { commonEnv, parseEnv } from '@renamer/runtime';
 import { z } from 'zod';
 import { createApiKeyService } from '../services/api-keys';
 

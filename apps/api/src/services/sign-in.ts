@@ -1,7 +1,7 @@
 import type { AnnounceCredentialsEnded, Principal } from '@renamer/auth';
-import { AppError, DISPLAY_NAME_MAX_LENGTH, DisplayName } from '@renamer/contracts';
+import { AppError, DISPLAY_NAME_MAX_LENGTH, DisplayName, PLAN_QUOTAS } from '@renamer/contracts';
 import type { SessionRepository, User, UserRepository } from '@renamer/db';
-import { emailHash, PLAN_QUOTAS } from '@renamer/domain';
+import { emailHash } from '@renamer/domain';
 import type { VerifiedIdentity } from './oidc-client';
 
 export const DEFAULT_DISPLAY_NAME = 'Renamer user';

@@ -1,5 +1,5 @@
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
-import { type CallLog, parseJsonOrUndefined } from '@renamer/service-kit';
+import { type CallLog, parseJsonOrUndefined } from '@renamer/runtime';
 import type { WebSocket } from 'ws';
 import { serialise, writeFrame } from './frames';
 import { createMessageRate } from './message-rate';

@@ -1,4 +1,4 @@
-import type { Metrics } from '@renamer/service-kit';
+import type { Metrics } from '@renamer/http';
 import { Gauge } from 'prom-client';
 import type { ProgressHub } from './progress-hub';
 

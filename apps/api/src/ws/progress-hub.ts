@@ -5,7 +5,7 @@ import type {
   ProgressEvent,
   ServerMessage,
 } from '@renamer/contracts';
-import type { CallLog } from '@renamer/service-kit';
+import type { CallLog } from '@renamer/runtime';
 import type { WebSocket } from 'ws';
 import { createBatchStatusCoalescer } from './batch-status-coalescer';
 import { type ClientConnection, createClientConnection } from './connection';

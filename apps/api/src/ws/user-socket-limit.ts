@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@renamer/contracts';
-import type { Logger } from '@renamer/service-kit';
+import type { Logger } from '@renamer/runtime';
 import type { Redis } from 'ioredis';
 
 export interface UserSocketLimitOptions {

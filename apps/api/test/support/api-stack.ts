@@ -4,7 +4,7 @@ import { generateApiKey } from '@renamer/auth';
 import { ServerMessage } from '@renamer/contracts';
 import { createRepositories } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
-import { createLogger, createPlatform } from '@renamer/service-kit';
+import { createLogger, createPlatform } from '@renamer/runtime';
 import {
   createIsolatedDatabase,
   freePort,
@@ -13,7 +13,7 @@ import {
   testDir,
   testServiceEnv,
   waitForStatus,
-} from '@renamer/service-kit/testing';
+} from '@renamer/runtime/testing';
 import { userObjectPrefix } from '@renamer/storage';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';

@@ -1,8 +1,8 @@
 import { createRepositories } from '@renamer/db';
 import { createDevIdp, type DevIdp } from '@renamer/dev-idp';
 import { CookieJar, signInThroughDevIdp } from '@renamer/dev-idp/testing';
-import { createLogger, createPlatform } from '@renamer/service-kit';
-import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/service-kit/testing';
+import { createLogger, createPlatform } from '@renamer/runtime';
+import { createIsolatedDatabase, freePort, testServiceEnv } from '@renamer/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../src/app';
 import { loadApiEnv } from '../../src/env';

@@ -8,8 +8,8 @@ import {
   personTags,
   plainShape,
   proposeName,
+  storedFacts,
 } from '@renamer/domain';
-import { storedFacts } from '@renamer/pipeline';
 import type { Analysis, AnalysisContext } from './image-analyzer';
 
 export interface ImageName {

@@ -13,8 +13,8 @@ import {
 } from '@renamer/db';
 import { fixedWordsOf, IMAGE_EVENTS, scoreFilename, sharedPrefix, uniqueShape } from '@renamer/domain';
 import { PREVIEW_CONTENT_TYPE } from '@renamer/imaging';
-import type { BatchTracker } from '@renamer/pipeline';
-import type { Handler } from '@renamer/queue';
+import type { Handler } from '@renamer/jobs';
+import type { BatchTracker } from '@renamer/progress';
 import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 import type { ImageAnalyzer } from '../analysis/image-analyzer';
 import { type ImageName, nameImage } from '../analysis/name-image';

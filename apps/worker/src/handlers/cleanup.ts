@@ -1,5 +1,4 @@
-import type { CleanupTasks } from '@renamer/maintenance';
-import type { Handler } from '@renamer/queue';
+import type { CleanupTasks, Handler } from '@renamer/jobs';
 
 /** One cleanup task, run by its schedule; what it removed goes to the log. */
 export const cleanupHandler = (tasks: Pick<CleanupTasks, 'run'>) =>

@@ -1,6 +1,6 @@
-import type { BatchTracker } from '@renamer/pipeline';
-import type { Handler } from '@renamer/queue';
-import type { batchNamer } from './name-batch';
+import type { Handler } from '@renamer/jobs';
+import type { BatchTracker } from '@renamer/progress';
+import type { batchNamer } from '../naming/batch-renamer';
 
 export interface ProcessBatchDeps {
   tracker: Pick<BatchTracker, 'refreshBatch' | 'imagesChanged'>;

@@ -1,9 +1,9 @@
 import type { BatchRepository, ImageRepository } from '@renamer/db';
-import { IMAGE_EVENTS } from '@renamer/domain';
-import { type BatchScheduler, type BatchTracker, proposalTargets } from '@renamer/pipeline';
-import type { Handler } from '@renamer/queue';
+import { IMAGE_EVENTS, proposalTargets } from '@renamer/domain';
+import type { BatchScheduler, Handler } from '@renamer/jobs';
+import type { BatchTracker } from '@renamer/progress';
 import { needsTheModelAgain } from '../analysis/vision-model-records';
-import type { batchProposer } from './name-batch';
+import type { batchProposer } from '../naming/batch-renamer';
 
 export interface ProposeBatchDeps {
   batches: Pick<BatchRepository, 'findById'>;

@@ -1,5 +1,5 @@
 import type { SessionRepository } from '@renamer/db';
-import type { Handler } from '@renamer/queue';
+import type { Handler } from '@renamer/jobs';
 
 export interface PruneSessionsDeps {
   sessions: Pick<SessionRepository, 'deleteEndedBefore'>;

@@ -1,6 +1,5 @@
 import type { Image, ImageRepository } from '@renamer/db';
-import type { BatchScheduler } from '@renamer/pipeline';
-import type { Handler } from '@renamer/queue';
+import type { BatchScheduler, Handler } from '@renamer/jobs';
 
 export interface ReconcileDeps {
   images: Pick<ImageRepository, 'listStale'>;

@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import type { ProgressEvent } from '@renamer/contracts';
 import { createDb, createRepositories, type NewBatch } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
-import { createBatchTracker } from '@renamer/pipeline';
-import { createIsolatedDatabase, testDir } from '@renamer/service-kit/testing';
+import { createBatchTracker } from '@renamer/progress';
+import { createIsolatedDatabase, testDir } from '@renamer/runtime/testing';
 import { createObjectStore, imageObjectKey } from '@renamer/storage';
 
 export interface StoredFile {

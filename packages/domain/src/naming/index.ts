@@ -17,6 +17,16 @@ export { type ScoreOptions, SEO_WEIGHTS, scoreFilename } from './seo-score';
 export { type ShotFacts, shotKey } from './shot-pairs';
 export { NAME_SIGNALS, type SignalPolicy, type SignalRole } from './signals';
 export {
+  type BatchWords,
+  namingTags,
+  type PlannedProposal,
+  type ProposeRequest,
+  planProposals,
+  proposalTargets,
+  type StoredImage,
+  storedFacts,
+} from './stored-proposals';
+export {
   acceptedTemplate,
   fixedWords,
   MAX_TEMPLATE_LENGTH,

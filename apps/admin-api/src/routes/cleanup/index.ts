@@ -1,6 +1,6 @@
 import { AppError, CLEANUP_TASKS, CleanupParams, CleanupQuery, CleanupResult } from '@renamer/contracts';
 import type { AuditLogRepository } from '@renamer/db';
-import { type CleanupTasks, isCleanupTask } from '@renamer/maintenance';
+import { type CleanupTasks, isCleanupTask } from '@renamer/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAdminAction } from '../../audit';

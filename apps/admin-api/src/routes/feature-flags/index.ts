@@ -11,7 +11,7 @@ import {
   UpdateFeatureFlagBody,
 } from '@renamer/contracts';
 import type { AuditLogRepository, Database, FeatureFlag, FeatureFlagRepository } from '@renamer/db';
-import type { FeatureFlags } from '@renamer/service-kit';
+import type { FeatureFlags } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAdminAction } from '../../audit';

@@ -1,6 +1,6 @@
 import { AdminHealthResponse } from '@renamer/contracts';
-import type { Queues } from '@renamer/queue';
-import { type HealthChecks, runHealthChecks } from '@renamer/service-kit';
+import type { Queues } from '@renamer/jobs';
+import { type HealthChecks, runHealthChecks } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { queueState } from '../queues/queue-state';

@@ -1,5 +1,5 @@
 import { LogEntry, LogList, LogQuery, SHIPPED_LOG_LEVELS } from '@renamer/contracts';
-import { parseJsonOrUndefined } from '@renamer/service-kit';
+import { parseJsonOrUndefined } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';

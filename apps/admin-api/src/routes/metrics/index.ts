@@ -1,6 +1,6 @@
 import { MetricsSummary, QUEUE_NAMES, type ServiceMetrics } from '@renamer/contracts';
-import type { Queues } from '@renamer/queue';
-import type { Metrics } from '@renamer/service-kit';
+import type { Metrics } from '@renamer/http';
+import type { Queues } from '@renamer/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { queueState } from '../queues/queue-state';

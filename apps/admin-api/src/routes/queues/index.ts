@@ -12,7 +12,7 @@ import {
   QueueView,
 } from '@renamer/contracts';
 import type { AuditLogRepository } from '@renamer/db';
-import type { Queues } from '@renamer/queue';
+import type { Queues } from '@renamer/jobs';
 import type { Job, Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,5 +1,5 @@
 import { QueueJobCounts } from '@renamer/contracts';
-import { CHECK_TIMEOUT_MS, withTimeout } from '@renamer/service-kit';
+import { CHECK_TIMEOUT_MS, withTimeout } from '@renamer/runtime';
 import type { Queue } from 'bullmq';
 
 const JOB_STATES = QueueJobCounts.keyof().options;

@@ -1,15 +1,16 @@
 import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
 import type { BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
-import { acceptedTemplate, BATCH_EVENTS, canRetryBatch, IMAGE_EVENTS } from '@renamer/domain';
 import {
-  type BatchScheduler,
-  type BatchTracker,
+  acceptedTemplate,
+  BATCH_EVENTS,
+  canRetryBatch,
+  IMAGE_EVENTS,
   type ProposeRequest,
-  type PublishProgress,
   planProposals,
-  toBatchStatusView,
-} from '@renamer/pipeline';
-import type { CallLog } from '@renamer/service-kit';
+} from '@renamer/domain';
+import type { BatchScheduler } from '@renamer/jobs';
+import { type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/progress';
+import type { CallLog } from '@renamer/runtime';
 import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 
 export interface BatchServiceDeps {

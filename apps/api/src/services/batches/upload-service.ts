@@ -30,8 +30,8 @@ import {
   sniffImageType,
   spoolToTempFile,
 } from '@renamer/imaging';
-import type { BatchScheduler } from '@renamer/pipeline';
-import type { CallLog } from '@renamer/service-kit';
+import type { BatchScheduler } from '@renamer/jobs';
+import type { CallLog } from '@renamer/runtime';
 import { imageObjectKey, type ObjectStore } from '@renamer/storage';
 import { createBodyGarbageReclaimer } from './body-garbage';
 import { BoundedChecks } from './bounded-checks';

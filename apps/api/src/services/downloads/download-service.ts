@@ -27,7 +27,7 @@ import {
 } from '@renamer/delivery';
 import { FILE_EXTENSIONS, safeEntryName, uniqueEntryNames } from '@renamer/domain';
 import { FORMAT_OF_TYPE, isAllowedImageType } from '@renamer/imaging';
-import type { CallLog } from '@renamer/service-kit';
+import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
 import { countBytes } from './count-bytes';
 import type { ArchiveOptions, DeliveryLinks } from './delivery-links';

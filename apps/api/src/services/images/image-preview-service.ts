@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError } from '@renamer/contracts';
 import type { Image, ImageRepository } from '@renamer/db';
 import { FORMAT_OF_TYPE, isAllowedImageType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
-import type { CallLog } from '@renamer/service-kit';
+import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, previewObjectKey } from '@renamer/storage';
 
 export interface ImagePreviewServiceDeps {

@@ -25,6 +25,7 @@ import {
   fixedWordsOf,
   formatOfTypedName,
   IMAGE_EVENTS,
+  namingTags,
   normalizeFilename,
   originalAsFilename,
   parsedTemplate,
@@ -32,9 +33,10 @@ import {
   type StatusEvent,
   scoreFilename,
   sharedPrefix,
+  storedFacts,
   uniqueShape,
 } from '@renamer/domain';
-import { type BatchTracker, namingTags, storedFacts } from '@renamer/pipeline';
+import type { BatchTracker } from '@renamer/progress';
 import { toImageDetail, toImageView } from './image-view';
 
 export interface ImageServiceDeps {

@@ -1,1 +1,0 @@
-export { PLAN_QUOTAS } from '@renamer/contracts';

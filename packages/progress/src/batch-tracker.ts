@@ -1,0 +1,105 @@
+import type { BatchStatusResponse, ImageStatus } from '@renamer/contracts';
+import type { BatchRepository, ImageRepository } from '@renamer/db';
+import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@renamer/domain';
+import { toBatchStatusView } from './batch-view';
+import type { PublishProgress } from './progress-channel';
+
+export interface RefreshOptions {
+  /**
+   * Whether the batch may move to a finished status. The worker's analyses leave that to the batch's
+   * `process-batch` job, which names the batch as a whole first: a batch is `completed` only once its names
+   * are final.
+   */
+  finish: boolean;
+}
+
+/** Each conflict means another writer moved the batch meanwhile; after this many, the last read is reported as is. */
+const MAX_REFRESH_ROUNDS = 5;
+
+export interface ChangedImage {
+  id: string;
+  batchId: string;
+  status: ImageStatus;
+  proposedFilename?: string | null;
+  seo?: { score: number } | null;
+  error?: string | null;
+}
+
+export interface BatchTrackerDeps {
+  batches: Pick<BatchRepository, 'findById' | 'update'>;
+  images: Pick<ImageRepository, 'countByStatus'>;
+  publish: PublishProgress;
+  /** Events are best effort (the database holds the truth): a failed publish is reported here, not thrown. */
+  onPublishError: (error: unknown) => void;
+  now?: () => Date;
+}
+
+/**
+ * The one place that turns image changes into events and keeps the batch's status in step with its
+ * images: every change, from the worker or from cancel, retry or delete, goes through here.
+ */
+export function createBatchTracker(deps: BatchTrackerDeps) {
+  const now = deps.now ?? (() => new Date());
+  const publish: PublishProgress = (event) => deps.publish(event).catch(deps.onPublishError);
+
+  async function refreshBatch(
+    batchId: string,
+    { finish }: RefreshOptions,
+    roundsLeft = MAX_REFRESH_ROUNDS,
+  ): Promise<BatchStatusResponse | null> {
+    const batch = await deps.batches.findById(batchId);
+    if (!batch) return null;
+    const counts = await deps.images.countByStatus(batchId);
+    let current = batch;
+    // Each step is conditional on the status read, so two workers finishing the last images cannot undo
+    // each other. The loser starts over from fresh reads of the batch and its counts: the winner may have
+    // read older counts and moved the batch only as far as `processing`.
+    const path = batchStatusPath(batch.status, deriveBatchStatus(counts, batch.status));
+    const steps = finish ? path : path.filter((status) => !FINISHED_BATCH_STATUSES.includes(status));
+    for (const status of steps) {
+      const completedAt = FINISHED_BATCH_STATUSES.includes(status) ? now() : null;
+      const updated = await deps.batches.update(batchId, { status, completedAt }, { expectStatus: [current.status] });
+      if (!updated) {
+        if (roundsLeft > 1) return refreshBatch(batchId, { finish }, roundsLeft - 1);
+        current = (await deps.batches.findById(batchId)) ?? current;
+        break;
+      }
+      current = updated;
+    }
+    const view = toBatchStatusView(current, counts);
+    await publish({
+      type: 'batch.status',
+      batchId,
+      status: view.status,
+      processed: view.processed,
+      total: view.total,
+      progress: view.progress,
+      at: now().toISOString(),
+    });
+    return view;
+  }
+
+  async function publishImage(image: ChangedImage) {
+    await publish({
+      type: 'image.status',
+      batchId: image.batchId,
+      imageId: image.id,
+      status: image.status,
+      ...(image.proposedFilename ? { proposedFilename: image.proposedFilename } : {}),
+      ...(image.proposedFilename && image.seo ? { score: image.seo.score } : {}),
+      ...(image.error ? { error: image.error } : {}),
+      at: now().toISOString(),
+    });
+  }
+
+  return {
+    refreshBatch: (batchId: string) => refreshBatch(batchId, { finish: true }),
+    /** Broadcasts the images' new statuses, then the batch's. */
+    async imagesChanged(batchId: string, images: readonly ChangedImage[], options: RefreshOptions = { finish: true }) {
+      for (const image of images) await publishImage(image);
+      return refreshBatch(batchId, options);
+    },
+  };
+}
+
+export type BatchTracker = ReturnType<typeof createBatchTracker>;

@@ -1,0 +1,3 @@
+export * from './batch-tracker';
+export * from './batch-view';
+export * from './progress-channel';

@@ -1,3 +1,0 @@
-export * from './flows';
-export * from './queues';
-export * from './workers';
