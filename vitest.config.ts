@@ -10,6 +10,8 @@ export default defineConfig({
       // The web app's component tests (jsdom, named in each file).
       'apps/web/src/**/*.test.tsx',
       'e2e/**/*.test.ts',
+      // Rules over the whole tree (the package map's imports).
+      'test/**/*.test.ts',
       'vitest.*.test.ts',
     ],
     globalSetup: ['vitest.global-setup.ts'],
