@@ -56,7 +56,8 @@ export function createProgressHub(options: ProgressHubOptions) {
   const statuses = createBatchStatusCoalescer(options.statusIntervalMs, (event) =>
     broadcast(event.batchId, event, rooms.members(event.batchId)),
   );
-  // A logout, ban, deleted key or expired session ends the connection within one ping interval.
+  // Logouts, bans and deletions are announced and close the connection at once; an expiry, or an announcement
+  // lost, ends it within one ping interval.
   const recheck = createCredentialRecheck({
     sockets: connections,
     intervalMs: options.pingIntervalMs,
