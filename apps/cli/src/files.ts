@@ -15,7 +15,9 @@ export interface LocalImage {
 }
 
 const EXTENSIONS = new Set<string>(IMAGE_FILE_EXTENSIONS);
-const isImageName = (name: string) => !name.startsWith('.') && EXTENSIONS.has(extname(name).slice(1).toLowerCase());
+/** Whether the picker takes a file of this name: not hidden, with an extension of an accepted format. */
+export const isImageName = (name: string) =>
+  !name.startsWith('.') && EXTENSIONS.has(extname(name).slice(1).toLowerCase());
 
 /** The images among the paths given: files as named, folders' images (hidden ones skipped), recursively on request. */
 export async function findImages(paths: string[], recursive: boolean): Promise<Omit<LocalImage, 'checksum'>[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchStatus } from './enums';
 import { ErrorCodeSchema } from './errors';
+import { IMAGE_FORMATS_IN_WORDS } from './image-formats';
 import { ImageStatusCounts } from './images';
 import { FreeText, SingleLineText } from './text';
 
@@ -140,7 +141,9 @@ export const UploadForm = UploadFields.extend({
   files: z
     .array(z.file())
     .min(1)
-    .describe('The images, one part each (JPEG, PNG, WebP, GIF, AVIF or TIFF), with their file names.'),
+    .describe(
+      `The images, one part each (${IMAGE_FORMATS_IN_WORDS.pictures}, or camera RAW: ${IMAGE_FORMATS_IN_WORDS.cameraRaw}), with their file names.`,
+    ),
 });
 
 /** An uploaded file's name as it is kept and shown: from the part's header, trimmed; files named otherwise are refused. */

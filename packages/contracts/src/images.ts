@@ -1,36 +1,24 @@
 import { z } from 'zod';
 import { IMAGE_STATUSES, type ImageStatus } from './enums';
+import { IMAGE_FORMAT_ENTRIES, IMAGE_FORMAT_TABLE, type ImageFormatName, type RawFormatName } from './image-formats';
 
-/** Camera RAW formats: analysed through the full-size JPEG preview each one embeds, delivered as uploaded. */
-export const RAW_FORMATS = ['dng', 'cr2', 'cr3', 'nef', 'arw', 'orf', 'raf', 'rw2'] as const;
-export type RawFormat = (typeof RAW_FORMATS)[number];
-
-/** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload. */
-export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff', 'heic', ...RAW_FORMATS] as const;
+/** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload (`image-formats.ts`). */
+export const IMAGE_FORMATS = IMAGE_FORMAT_ENTRIES.map(([format]) => format) as [ImageFormatName, ...ImageFormatName[]];
 export const ImageFormat = z.enum(IMAGE_FORMATS);
 export type ImageFormat = z.infer<typeof ImageFormat>;
+
+/** Camera RAW formats: analysed through the full-size JPEG preview each one embeds, delivered as uploaded. */
+export type RawFormat = RawFormatName;
+export const RAW_FORMATS = IMAGE_FORMATS.filter(isRawFormat);
 
 /**
  * The file name extensions clients look for when they pick images from a folder (the API itself trusts only the
  * bytes): every accepted format's usual ones.
  */
-export const IMAGE_FILE_EXTENSIONS = [
-  'jpg',
-  'jpeg',
-  'jpe',
-  'png',
-  'webp',
-  'gif',
-  'avif',
-  'tif',
-  'tiff',
-  'heic',
-  'heif',
-  ...RAW_FORMATS,
-] as const;
+export const IMAGE_FILE_EXTENSIONS: readonly string[] = IMAGE_FORMAT_ENTRIES.flatMap(([, facts]) => facts.extensions);
 
 export function isRawFormat(format: ImageFormat): format is RawFormat {
-  return (RAW_FORMATS as readonly string[]).includes(format);
+  return IMAGE_FORMAT_TABLE[format].cameraRaw;
 }
 
 /** The EXIF fields we keep: nothing that locates a person (no GPS, no serial numbers). */

@@ -13,6 +13,7 @@ export * from './errors';
 export * from './events';
 export * from './feature-flags';
 export * from './health';
+export * from './image-formats';
 export * from './image-views';
 export * from './images';
 export * from './jobs';

@@ -4,6 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { IMAGE_FORMAT_ENTRIES } from '@renamer/contracts';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
 import { keywordKey, type SeoFields, uniqueKeywords } from './seo-fields';
 
@@ -29,20 +30,19 @@ export class MetadataEmbedError extends Error {
 }
 
 /**
- * The formats exiftool writes, by extension, and whether they can hold IPTC (WebP, AVIF and GIF cannot: exiftool
- * skips IPTC tags there without a word, so they are not asked for).
+ * The formats exiftool is asked to write, by each of their extensions, as the format table's `embedding` says: with
+ * IPTC, or XMP alone (WebP, AVIF and GIF cannot hold IPTC: exiftool skips IPTC tags there without a word, so they are
+ * not asked for). The copy is written under the format's usual extension, which exiftool knows (it knows no `.jfif`).
  */
-const WRITABLE_FORMATS: Record<string, { iptc: boolean }> = {
-  jpg: { iptc: true },
-  jpeg: { iptc: true },
-  jpe: { iptc: true },
-  png: { iptc: true },
-  tif: { iptc: true },
-  tiff: { iptc: true },
-  webp: { iptc: false },
-  avif: { iptc: false },
-  gif: { iptc: false },
-};
+const WRITABLE_FORMATS: ReadonlyMap<string, { extension: string; iptc: boolean }> = new Map(
+  IMAGE_FORMAT_ENTRIES.flatMap(([, { extensions, embedding }]) =>
+    embedding === 'iptc-xmp' || embedding === 'xmp'
+      ? extensions.map(
+          (extension) => [extension, { extension: extensions[0], iptc: embedding === 'iptc-xmp' }] as const,
+        )
+      : [],
+  ),
+);
 
 /**
  * IPTC strings already in the file are in the character set it declares (Latin-1 when none): re-written from
@@ -82,9 +82,8 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
 
   return {
     async embed(source, fields, extension) {
-      const suffix = extension.replace(/^\./, '').toLowerCase();
-      const format = Object.hasOwn(WRITABLE_FORMATS, suffix) ? WRITABLE_FORMATS[suffix] : undefined;
-      const file = join(options.tmpDir, `${randomUUID()}${format ? `.${suffix}` : ''}`);
+      const format = WRITABLE_FORMATS.get(extension.replace(/^\./, '').toLowerCase());
+      const file = join(options.tmpDir, `${randomUUID()}${format ? `.${format.extension}` : ''}`);
       try {
         if (closed) throw new Error('The metadata embedder is closed');
         await mkdir(options.tmpDir, { recursive: true });

@@ -10,7 +10,9 @@ export type { SniffedType } from './sniffed-type';
 export const SNIFF_HEAD_BYTES = 4100;
 
 /** Every type an accepted format's bytes are sniffed as, in the format table's order (`IMAGE_FORMAT_TABLE`). */
-export const ALLOWED_IMAGE_TYPES = IMAGE_FORMAT_ENTRIES.flatMap(([, facts]) => facts.mimeTypes) as readonly ImageMimeType[];
+export const ALLOWED_IMAGE_TYPES = IMAGE_FORMAT_ENTRIES.flatMap(
+  ([, facts]) => facts.mimeTypes,
+) as readonly ImageMimeType[];
 export type AllowedImageType = ImageMimeType;
 
 /** The types camera RAW is stored and reported as (the usual names; there is no registered one). */

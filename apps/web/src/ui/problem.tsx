@@ -1,3 +1,4 @@
+import { IMAGE_FORMATS_IN_WORDS } from '@renamer/contracts';
 import { ApiProblem } from '../api/client';
 
 /** What each problem code means to a person, and what to do next; the server's detail says the particulars. */
@@ -11,7 +12,7 @@ const NEXT_STEP: Record<string, string> = {
   invalid_filename: 'Choose another name.',
   invalid_keywords: 'Change or remove the keywords named.',
   invalid_template: 'Change the template: use only the tokens listed, around words that can make a name.',
-  unsupported_media_type: 'Upload a photo (JPEG, PNG, WebP, GIF, AVIF, TIFF, HEIC or camera RAW).',
+  unsupported_media_type: `Upload a photo (${IMAGE_FORMATS_IN_WORDS.pictures}, or camera RAW).`,
   file_too_large: 'Upload a smaller file.',
   unsafe_file: 'The file is not a clean image; export it again from your photo app.',
   duplicate_file: 'It is already in your account.',

@@ -1,3 +1,5 @@
+import { IMAGE_FILE_EXTENSIONS } from '@renamer/contracts';
+
 /**
  * Text that files carry but that says nothing about the picture, by family. A title, a description or a keyword
  * is read sentence by sentence (see `meaningful-text.ts`): a sentence matching any pattern here is dropped, the
@@ -31,7 +33,7 @@ export const BOILERPLATE_FAMILIES = {
     /^(none|null|undefined|n\/a|unknown|copy|new image|-+|\.+|\?+|_+)$/i,
     /^(picasa|screenshot|screen shot)\b/i,
     /^(img|dsc|dscn|dscf|imgp|pxl|mvimg|vid|gopr)[_-]?\d{3,}/i,
-    /\.(jpe?g|png|gif|heic|heif|tiff?|webp|dng|cr2|cr3|nef|arw|orf|rw2|raf)$/i,
+    new RegExp(`\\.(${IMAGE_FILE_EXTENSIONS.join('|')})$`, 'i'),
     /^(created|edited|processed|retouched) (with|in|using|by) /i,
     /^made with (gimp|photoshop|lightroom|snapseed|vsco|picsart|canva)\b/i,
     /^(adobe )?(photoshop|lightroom)\b/i,

@@ -3,10 +3,12 @@ import type { Multipart } from '@fastify/multipart';
 import {
   AppError,
   type ErrorCode,
+  IMAGE_FORMAT_TABLE,
+  IMAGE_FORMATS_IN_WORDS,
   type ImageMetadata,
-  isRawFormat,
   OriginalFilename,
   type RejectedFile,
+  type SizeLimit,
   UploadFields,
 } from '@renamer/contracts';
 import {
@@ -74,6 +76,12 @@ interface AcceptedFile {
 type Rejection = { rejected: RejectedFile };
 type Verdict = { accepted: AcceptedFile } | Rejection;
 
+/** Which of the upload's size limits a file of an accepted type has (the format table's). */
+export const sizeLimitOf = (mime: AllowedImageType): SizeLimit => IMAGE_FORMAT_TABLE[FORMAT_OF_TYPE[mime]].sizeLimit;
+
+/** Why a file whose bytes are of no accepted format is refused, naming every accepted one. */
+export const NOT_AN_ACCEPTED_TYPE = `The file is not a ${IMAGE_FORMATS_IN_WORDS.pictures} image, nor a camera RAW file (${IMAGE_FORMATS_IN_WORDS.cameraRaw}).`;
+
 const MIB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes >= MIB ? `${Math.floor(bytes / MIB)} MiB` : `${bytes} bytes`);
 const displayName = (filename: string | undefined) => (filename?.trim() || 'unnamed').slice(0, 255);
@@ -98,13 +106,11 @@ export function createUploadService(deps: UploadServiceDeps) {
   const { limits } = deps;
   const bodyGarbage = createBodyGarbageReclaimer();
 
-  const isRawType = (mime: AllowedImageType) => isRawFormat(FORMAT_OF_TYPE[mime]);
+  const MAX_BYTES: Record<SizeLimit, number> = { image: limits.maxFileBytes, 'camera-raw': limits.maxRawBytes };
   /** Camera RAW has a limit of its own; the file's head, sniffed while it is spooled, decides which applies. */
   async function maxBytesFor(head: Buffer): Promise<number> {
     const sniffed = await sniffImageType(head);
-    return sniffed && isAllowedImageType(sniffed.mime) && isRawType(sniffed.mime)
-      ? limits.maxRawBytes
-      : limits.maxFileBytes;
+    return MAX_BYTES[sniffed && isAllowedImageType(sniffed.mime) ? sizeLimitOf(sniffed.mime) : 'image'];
   }
 
   async function check(name: string, declared: string, spooled: SpoolResult): Promise<Verdict> {
@@ -112,7 +118,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     const type = await checkType(name, declared, spooled.ok ? spooled.file.head : spooled.head);
     if (!spooled.ok) {
       if ('rejected' in type) return type;
-      const kind = isRawType(type.mime) ? 'camera RAW file' : 'file';
+      const kind = sizeLimitOf(type.mime) === 'camera-raw' ? 'camera RAW file' : 'file';
       return rejected(name, 'file_too_large', `The ${kind} is larger than ${sizeText(spooled.maxBytes)}.`);
     }
     if ('rejected' in type) {
@@ -134,11 +140,7 @@ export function createUploadService(deps: UploadServiceDeps) {
   ): Promise<{ mime: AllowedImageType } | Rejection> {
     const sniffed = await sniffImageType(head);
     if (!sniffed || !isAllowedImageType(sniffed.mime)) {
-      return rejected(
-        name,
-        'unsupported_media_type',
-        'The file is not a JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC image, nor a camera RAW file (DNG, CR2, CR3, NEF, ARW, ORF, RAF, RW2).',
-      );
+      return rejected(name, 'unsupported_media_type', NOT_AN_ACCEPTED_TYPE);
     }
     if (!declaredTypeAgrees(declared, sniffed.mime)) {
       return rejected(name, 'unsupported_media_type', `The file was sent as ${declared} but is ${sniffed.mime}.`);
