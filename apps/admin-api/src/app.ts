@@ -1,6 +1,5 @@
 import { registerCallerPlugins, requireCredentials } from '@renamer/auth';
 import { createHttpService, createMetrics, registerOpenApi } from '@renamer/http';
-import { logStreamKey } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type AdminDeps, createAdminServices } from './admin-services';
 import { ADMIN_OPENAPI } from './openapi-info';
@@ -17,8 +16,9 @@ import { userRoutes } from './routes/users';
 
 /**
  * The operators' API on its own port, composed like the API: the service graph once, then external
- * plugins, then routes. The same session cookie, CSRF tokens and API keys as the API; every route but
- * the OpenAPI document (and /health/*, /metrics) needs the admin role.
+ * plugins, then routes, each of which validates, calls one service function and answers. The same session
+ * cookie, CSRF tokens and API keys as the API; every route but the OpenAPI document (and /health/*, /metrics)
+ * needs the admin role.
  */
 export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
   const { env, logger, platform } = deps;
@@ -32,7 +32,7 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
     securityHeaders: { https: env.PUBLIC_URL.startsWith('https:') },
     checkResponses: env.NODE_ENV === 'test',
   });
-  const services = createAdminServices(deps);
+  const services = createAdminServices(deps, metrics);
   app.addHook('onClose', services.close);
 
   await registerOpenApi(app, ADMIN_OPENAPI);
@@ -46,29 +46,16 @@ export async function buildAdminApi(deps: AdminDeps): Promise<FastifyInstance> {
   await app.register(requireCredentials, {
     role: 'admin',
     routes: async (admin) => {
-      await admin.register(healthRoutes, { healthChecks: platform.healthChecks, queues: services.queues });
-      await admin.register(userRoutes, {
-        accounts: services.accounts,
-        users: services.repositories.users,
-        payments: services.repositories.payments,
-      });
-      await admin.register(analyticsRoutes, { analytics: services.repositories.analytics });
-      await admin.register(paymentRoutes, {
-        payments: services.repositories.payments,
-        auditLog: services.repositories.auditLog,
-        stripe: services.stripe,
-      });
-      await admin.register(auditLogRoutes, { auditLog: services.repositories.auditLog });
-      await admin.register(queueRoutes, { queues: services.queues, auditLog: services.repositories.auditLog });
-      await admin.register(cleanupRoutes, { tasks: services.cleanup, auditLog: services.repositories.auditLog });
-      await admin.register(logRoutes, { redis: platform.redis, streamKey: logStreamKey(env.REDIS_PREFIX) });
-      await admin.register(metricsRoutes, { targets: env.METRICS_TARGETS, own: metrics, queues: services.queues });
-      await admin.register(featureFlagRoutes, {
-        db: platform.db.db,
-        featureFlags: services.repositories.featureFlags,
-        auditLog: services.repositories.auditLog,
-        flags: services.flags,
-      });
+      await admin.register(healthRoutes, { health: services.health });
+      await admin.register(userRoutes, { users: services.users });
+      await admin.register(analyticsRoutes, { analytics: services.analytics });
+      await admin.register(paymentRoutes, { payments: services.payments });
+      await admin.register(auditLogRoutes, { auditLog: services.auditLog });
+      await admin.register(queueRoutes, { queues: services.queues });
+      await admin.register(cleanupRoutes, { cleanup: services.cleanup });
+      await admin.register(logRoutes, { logs: services.logs });
+      await admin.register(metricsRoutes, { metrics: services.metrics });
+      await admin.register(featureFlagRoutes, { flags: services.flags });
     },
   });
   return app;

@@ -1,7 +1,7 @@
 import { createLogger, logStreamKey } from '@renamer/runtime';
 import { freePort } from '@renamer/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { histogramQuantile } from '../src/routes/metrics/summarise';
+import { histogramQuantile } from '../src/services/metrics-summary';
 import { type AdminStack, signedIn, startAdminStack, userWithApiKey } from './support/admin-stack';
 
 const ADMIN_EMAIL = 'observability-ops@renamer.test';

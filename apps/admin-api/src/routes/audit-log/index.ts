@@ -1,14 +1,10 @@
 import { AuditLogList, AuditLogQuery } from '@renamer/contracts';
-import type { AuditLogRepository } from '@renamer/db';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-
-export interface AuditLogRoutesOptions {
-  auditLog: Pick<AuditLogRepository, 'list'>;
-}
+import type { AuditLogService } from '../../services/audit-log';
 
 /** What admins did, newest first. */
-export async function auditLogRoutes(app: FastifyInstance, { auditLog }: AuditLogRoutesOptions) {
+export async function auditLogRoutes(app: FastifyInstance, { auditLog }: { auditLog: AuditLogService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/audit-log',
     {
@@ -21,17 +17,6 @@ export async function auditLogRoutes(app: FastifyInstance, { auditLog }: AuditLo
         errors: ['invalid_cursor'],
       },
     },
-    async (request) => {
-      const { since, until, ...filters } = request.query;
-      const page = await auditLog.list({
-        ...filters,
-        ...(since ? { since: new Date(since) } : {}),
-        ...(until ? { until: new Date(until) } : {}),
-      });
-      return {
-        items: page.items.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
-        nextCursor: page.nextCursor,
-      };
-    },
+    async (request) => auditLog.list(request.query),
   );
 }

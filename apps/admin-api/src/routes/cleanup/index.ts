@@ -1,17 +1,11 @@
-import { AppError, CLEANUP_TASKS, CleanupParams, CleanupQuery, CleanupResult } from '@renamer/contracts';
-import type { AuditLogRepository } from '@renamer/db';
-import { type CleanupTasks, isCleanupTask } from '@renamer/jobs';
+import { CLEANUP_TASKS, CleanupParams, CleanupQuery, CleanupResult } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { recordAdminAction } from '../../audit';
-
-export interface CleanupRoutesOptions {
-  tasks: Pick<CleanupTasks, 'run'>;
-  auditLog: Pick<AuditLogRepository, 'append'>;
-}
+import type { CleanupService } from '../../services/cleanup';
+import { actorOf } from '../actor';
 
 /** The maintenance tasks, on demand; the worker runs the same on its schedule. */
-export async function cleanupRoutes(app: FastifyInstance, { tasks, auditLog }: CleanupRoutesOptions) {
+export async function cleanupRoutes(app: FastifyInstance, { cleanup }: { cleanup: CleanupService }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/admin/cleanup/:task',
     {
@@ -24,21 +18,6 @@ export async function cleanupRoutes(app: FastifyInstance, { tasks, auditLog }: C
         response: { 200: CleanupResult },
       },
     },
-    async (request) => {
-      const { task } = request.params;
-      if (!isCleanupTask(task)) {
-        throw new AppError('not_found', `There is no cleanup task ${task}; the tasks are ${CLEANUP_TASKS.join(', ')}.`);
-      }
-      const result = await tasks.run(task, { dryRun: request.query.dryRun });
-      if (!result.dryRun) {
-        await recordAdminAction(auditLog, request, {
-          action: `cleanup.${task}`,
-          targetType: 'cleanup',
-          targetId: task,
-          details: result,
-        });
-      }
-      return result;
-    },
+    async (request) => cleanup.run(actorOf(request), request.params.task, { dryRun: request.query.dryRun }),
   );
 }

@@ -1,17 +1,10 @@
 import { AdminHealthResponse } from '@renamer/contracts';
-import type { Queues } from '@renamer/jobs';
-import { type HealthChecks, runHealthChecks } from '@renamer/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { queueState } from '../queues/queue-state';
-
-export interface HealthRoutesOptions {
-  healthChecks: HealthChecks;
-  queues: Queues;
-}
+import type { HealthService } from '../../services/health';
 
 /** Dependencies (with their errors: only admins see this), queue depths and live workers per queue. */
-export async function healthRoutes(app: FastifyInstance, { healthChecks, queues }: HealthRoutesOptions) {
+export async function healthRoutes(app: FastifyInstance, { health }: { health: HealthService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/health',
     {
@@ -22,16 +15,6 @@ export async function healthRoutes(app: FastifyInstance, { healthChecks, queues 
         response: { 200: AdminHealthResponse },
       },
     },
-    async () => {
-      const [dependencies, queueStates] = await Promise.all([
-        runHealthChecks(healthChecks),
-        Promise.all(
-          Object.entries(queues).map(
-            async ([name, queue]) => [name, await queueState(queue).catch(() => null)] as const,
-          ),
-        ),
-      ]);
-      return { ...dependencies, queues: Object.fromEntries(queueStates) as AdminHealthResponse['queues'] };
-    },
+    async () => health.report(),
   );
 }

@@ -1,20 +1,10 @@
-import { LogEntry, LogList, LogQuery, SHIPPED_LOG_LEVELS } from '@renamer/contracts';
-import { parseJsonOrUndefined } from '@renamer/runtime';
+import { LogList, LogQuery } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Redis } from 'ioredis';
-
-export interface LogRoutesOptions {
-  redis: Redis;
-  /** The stream the services ship their warnings and errors to (`logStreamKey`). */
-  streamKey: string;
-}
-
-/** Entries read from the stream per round trip, newest first, until enough match. */
-const READ_PAGE = 500;
+import type { LogService } from '../../services/logs';
 
 /** Recent warnings and errors of every service, newest first. */
-export async function logRoutes(app: FastifyInstance, { redis, streamKey }: LogRoutesOptions) {
+export async function logRoutes(app: FastifyInstance, { logs }: { logs: LogService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/logs',
     {
@@ -26,28 +16,6 @@ export async function logRoutes(app: FastifyInstance, { redis, streamKey }: LogR
         response: { 200: LogList },
       },
     },
-    async (request) => {
-      const { level, service, requestId, since, limit } = request.query;
-      const levels = new Set(level ? SHIPPED_LOG_LEVELS.slice(SHIPPED_LOG_LEVELS.indexOf(level)) : SHIPPED_LOG_LEVELS);
-      const matches = (entry: LogEntry) =>
-        levels.has(entry.level as (typeof SHIPPED_LOG_LEVELS)[number]) &&
-        (!service || entry.service === service) &&
-        (!requestId || entry.requestId === requestId);
-      const oldest = since ? `${new Date(since).getTime()}-0` : '-';
-      const items: LogEntry[] = [];
-      let newest = '+';
-      // The stream is capped (LOG_STREAM_MAX_ENTRIES), so this reads at most that many entries.
-      while (items.length < limit) {
-        const page = await redis.xrevrange(streamKey, newest, oldest, 'COUNT', READ_PAGE);
-        for (const [id, fields] of page) {
-          const parsed = LogEntry.safeParse({ id, ...(parseJsonOrUndefined(fields[1] ?? '') as object) });
-          if (parsed.success && matches(parsed.data)) items.push(parsed.data);
-          if (items.length === limit) break;
-        }
-        if (page.length < READ_PAGE) break;
-        newest = `(${page.at(-1)![0]}`;
-      }
-      return { items };
-    },
+    async (request) => logs.recent(request.query),
   );
 }

@@ -1,48 +1,19 @@
-import type { AccountService } from '@renamer/accounts';
-import { principalOf } from '@renamer/auth';
-import { toPaymentView } from '@renamer/billing';
 import {
   AdminUser,
   AdminUserDetail,
   AdminUserList,
   AdminUserListQuery,
-  AppError,
   BanUserBody,
   IdParams,
   UpdateUserBody,
 } from '@renamer/contracts';
-import type { PaymentRepository, UserListParams, UserRepository } from '@renamer/db';
-import { emailHash } from '@renamer/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { toAdminUser } from '../../presenters';
-
-export interface UserRoutesOptions {
-  accounts: Pick<AccountService, 'ban' | 'unban' | 'update' | 'quota'>;
-  users: Pick<UserRepository, 'list' | 'findById' | 'holdings'>;
-  payments: Pick<PaymentRepository, 'listForUser'>;
-}
-
-const noSuchUser = () => new AppError('not_found', 'There is no user with this id.');
-
-/** What `q` is: an id, an email (looked up by its hash, as emails are never stored), or part of a name. */
-function searchOf(q: string | undefined): Pick<UserListParams, 'id' | 'emailHash' | 'search'> {
-  if (!q) return {};
-  if (z.uuid().safeParse(q).success) return { id: q.toLowerCase() };
-  if (q.includes('@')) return { emailHash: emailHash(q) };
-  return { search: q };
-}
-
-/** The admin acting, on whom, in which request: what the audit log records of each change. */
-const actionOf = (request: FastifyRequest, userId: string) => ({
-  actorId: principalOf(request).user.id,
-  userId,
-  requestId: request.id,
-});
+import type { UserService } from '../../services/users';
+import { actorOf } from '../actor';
 
 /** Other users' accounts. Each change is written to the audit log, before and after, with the admin who made it. */
-export async function userRoutes(app: FastifyInstance, { accounts, users, payments }: UserRoutesOptions) {
+export async function userRoutes(app: FastifyInstance, { users }: { users: UserService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['users'];
 
@@ -58,11 +29,7 @@ export async function userRoutes(app: FastifyInstance, { accounts, users, paymen
         errors: ['invalid_cursor'],
       },
     },
-    async (request) => {
-      const { q, ...filters } = request.query;
-      const page = await users.list({ ...filters, ...searchOf(q) });
-      return { items: page.items.map(toAdminUser), nextCursor: page.nextCursor };
-    },
+    async (request) => users.list(request.query),
   );
 
   typed.get(
@@ -76,22 +43,7 @@ export async function userRoutes(app: FastifyInstance, { accounts, users, paymen
         response: { 200: AdminUserDetail },
       },
     },
-    async (request) => {
-      const { id } = request.params;
-      const [user, holdings, latest] = await Promise.all([
-        users.findById(id),
-        users.holdings(id, new Date()),
-        payments.listForUser(id, { limit: 10 }),
-      ]);
-      if (!user || !holdings) throw noSuchUser();
-      const { quota, used, remaining, periodStart, periodEnd } = await accounts.quota(id);
-      return {
-        ...toAdminUser(user),
-        usage: { quota, used, remaining, periodStart: periodStart.toISOString(), periodEnd: periodEnd.toISOString() },
-        ...holdings,
-        payments: latest.items.map(toPaymentView),
-      };
-    },
+    async (request) => users.detail(request.params.id),
   );
 
   typed.patch(
@@ -107,8 +59,7 @@ export async function userRoutes(app: FastifyInstance, { accounts, users, paymen
         errors: ['conflict'],
       },
     },
-    async (request) =>
-      toAdminUser(await accounts.update(actionOf(request, request.params.id), request.body, request.log)),
+    async (request) => users.update(actorOf(request), request.params.id, request.body, request.log),
   );
 
   typed.post(
@@ -124,8 +75,7 @@ export async function userRoutes(app: FastifyInstance, { accounts, users, paymen
         errors: ['conflict'],
       },
     },
-    async (request) =>
-      toAdminUser(await accounts.ban(actionOf(request, request.params.id), request.body.reason, request.log)),
+    async (request) => users.ban(actorOf(request), request.params.id, request.body.reason, request.log),
   );
 
   typed.post(
@@ -139,6 +89,6 @@ export async function userRoutes(app: FastifyInstance, { accounts, users, paymen
         response: { 200: AdminUser },
       },
     },
-    async (request) => toAdminUser(await accounts.unban(actionOf(request, request.params.id), request.log)),
+    async (request) => users.unban(actorOf(request), request.params.id, request.log),
   );
 }
