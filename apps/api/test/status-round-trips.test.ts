@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '@renamer/auth';
 import { emailHash } from '@renamer/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,5 +130,21 @@ describe('GET /api/batch/:id/status with a session', () => {
 
     const { batchId: someoneElses } = await userWithBatch();
     expect((await client.fetch(`/api/batch/${someoneElses}/status`)).status).toBe(404);
+  });
+});
+
+describe('the credential code', () => {
+  it('knows nothing of batches: the status read is joined on by the batches repository, through a hook that names no resource', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const auth = join(root, 'packages/auth/src');
+    const files = [
+      ...readdirSync(auth, { recursive: true, encoding: 'utf8' })
+        .filter((path) => path.endsWith('.ts'))
+        .map((path) => join(auth, path)),
+      join(root, 'packages/db/src/repositories/api-keys.ts'),
+      join(root, 'packages/db/src/repositories/sessions.ts'),
+    ];
+    const naming = files.filter((path) => /batch/i.test(readFileSync(path, 'utf8')));
+    expect(naming).toEqual([]);
   });
 });

@@ -1,10 +1,15 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import jwt from '@fastify/jwt';
-import type { ReadAlongside, ReadAlongsideResult } from '@renamer/db';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type CredentialDeps, createCredentialResolver, SESSION_COOKIE, type SessionClaims } from './credentials';
+import {
+  type CredentialDeps,
+  type CredentialRead,
+  createCredentialResolver,
+  SESSION_COOKIE,
+  type SessionClaims,
+} from './credentials';
 import { csrfOptions } from './csrf';
 
 export interface AuthPluginOptions {
@@ -21,14 +26,15 @@ export const secureCookies = (env: { NODE_ENV: string }) => env.NODE_ENV !== 'de
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * A read of the caller's that the credential check makes in the same statement (`ReadAlongside`), from
-     * the request as it arrives; undefined when its arguments are not valid (the route's validation answers).
+     * A read that the credential check makes in its own statement (`CredentialRead`), from the request as it
+     * arrives; undefined when its arguments are not valid (the route's validation answers). Set through
+     * `readWithCredentials`.
      */
-    readAlongsideCredentials?: (request: FastifyRequest) => ReadAlongside | undefined;
+    readWithCredentials?: (request: FastifyRequest) => CredentialRead<unknown> | undefined;
   }
   interface FastifyRequest {
-    /** What `readAlongsideCredentials` read, when the route asks for it and the credentials hold. */
-    readAlongside: ReadAlongsideResult | null;
+    /** What the route's `readWithCredentials` read, when it asked and the credentials held. */
+    credentialRead: { value: unknown } | null;
   }
   interface FastifyInstance {
     issueSession: (reply: FastifyReply, claims: SessionClaims, ttlSeconds: number) => Promise<void>;
@@ -59,15 +65,15 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
 
   app.decorateRequest('principal', null);
   app.decorateRequest('credentialFailure', null);
-  app.decorateRequest('readAlongside', null);
+  app.decorateRequest('credentialRead', null);
   // Resolved for every request that presents credentials, so per-user rate limits can key on the user
   // and a CSRF token can be bound to the session on a public route.
   app.addHook('onRequest', async (request) => {
-    const result = await resolveCredentials(request, request.routeOptions.config.readAlongsideCredentials?.(request));
+    const result = await resolveCredentials(request, request.routeOptions.config.readWithCredentials?.(request));
     if (!result) return;
     if ('principal' in result) {
       request.principal = result.principal;
-      request.readAlongside = result.alongside ?? null;
+      request.credentialRead = result.read ?? null;
     } else request.credentialFailure = result.failure;
   });
 
@@ -82,3 +88,16 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
 }
 
 export const authentication = fp(authPlugin, { name: 'renamer-auth' });
+
+/**
+ * A route's read made by the statement that checks the caller's credential (`CredentialRead`): `config` goes into
+ * the route's options, and `of(request)` is what was read, or undefined when nothing was (the arguments were not
+ * valid, or no credentials held: the guard answers those).
+ */
+export function readWithCredentials<T>(select: (request: FastifyRequest) => CredentialRead<T> | undefined) {
+  return {
+    config: { readWithCredentials: select },
+    of: (request: Pick<FastifyRequest, 'credentialRead'>): T | undefined =>
+      request.credentialRead?.value as T | undefined,
+  };
+}

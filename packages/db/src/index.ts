@@ -22,7 +22,6 @@ export * from './repositories/feature-flags';
 export * from './repositories/filename-history';
 export * from './repositories/images';
 export * from './repositories/payments';
-export type { ReadAlongside, ReadAlongsideResult } from './repositories/read-alongside';
 export * from './repositories/sessions';
 export * from './repositories/subscriptions';
 export type { UpdateCondition } from './repositories/update-condition';

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { emptyImageStatusCounts } from '@renamer/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBatchRepository, createImageRepository, InvalidCursorError } from '../src';
+import {
+  createApiKeyRepository,
+  createBatchRepository,
+  createImageRepository,
+  createSessionRepository,
+  InvalidCursorError,
+} from '../src';
 import { connectTestDb, createTestUser, newestFirst, sha256Hex } from './support/database';
 
 const client = connectTestDb();
@@ -55,6 +61,33 @@ describe('batch repository', () => {
     });
     expect(await batches.findStatusForUser(batch.id, stranger.id)).toBeNull();
     expect(await batches.findStatusForUser(randomUUID(), owner.id)).toBeNull();
+  });
+
+  it('reads a status with the credential that checks it, as the credential lookups read it, the batch only if its user’s', async () => {
+    const apiKeys = createApiKeyRepository(client.db);
+    const sessions = createSessionRepository(client.db);
+    const now = new Date();
+    const [owner, stranger] = await Promise.all([createTestUser(client), createTestUser(client)]);
+    const batch = await batches.create({ userId: owner.id, total: 1 });
+    const status = { batch, counts: emptyImageStatusCounts() };
+    const keyHash = sha256Hex(randomUUID());
+    await apiKeys.create({ userId: owner.id, name: 'poller', prefix: 'rn_poll', keyHash });
+    const session = await sessions.create({ userId: owner.id, expiresAt: new Date(now.getTime() + 60_000) });
+
+    const byKey = await apiKeys.findActiveByHash(keyHash, now);
+    expect(await batches.findStatusWithApiKey(keyHash, now, batch.id)).toEqual({ ...byKey, read: status });
+    const bySession = await sessions.findActive(session.id, now);
+    expect(await batches.findStatusWithSession(session.id, now, batch.id)).toEqual({ ...bySession, read: status });
+
+    // Someone else's batch, or none: the credential all the same, and nothing read.
+    const elsewhere = await batches.create({ userId: stranger.id, total: 0 });
+    expect(await batches.findStatusWithApiKey(keyHash, now, elsewhere.id)).toEqual({ ...byKey, read: null });
+    expect(await batches.findStatusWithSession(session.id, now, randomUUID())).toEqual({ ...bySession, read: null });
+
+    // A credential that no longer holds reads nothing.
+    await sessions.revoke(session.id, now);
+    expect(await batches.findStatusWithSession(session.id, now, batch.id)).toBeNull();
+    expect(await batches.findStatusWithApiKey(sha256Hex('unknown'), now, batch.id)).toBeNull();
   });
 
   it('keeps keywords and locale', async () => {

@@ -1,8 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { apiKeys, batches, users } from '../schema';
-import { batchStatusFields } from './batches';
-import { batchStatusJoins, type ReadAlongside, type ReadAlongsideResult, splitAlongside } from './read-alongside';
+import { apiKeys, users } from '../schema';
 import { userColumns } from './user-columns';
 import type { User } from './users';
 
@@ -18,7 +16,8 @@ export interface NewApiKey {
   expiresAt?: Date | null;
 }
 
-const apiKeyColumns = {
+/** A key's columns as the application sees it (`ApiKey`: never its hash). */
+export const apiKeyColumns = {
   id: apiKeys.id,
   userId: apiKeys.userId,
   name: apiKeys.name,
@@ -40,8 +39,12 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 export const apiKeyIsActive = (now: Date | Placeholder): SQL =>
   and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)))!;
 
-const isActiveWithHash = () =>
-  and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), apiKeyIsActive(sql.placeholder('now')));
+/**
+ * The condition of every lookup by key, for a prepared statement: the key whose hash is the `keyHash` placeholder,
+ * active at the `now` placeholder.
+ */
+export const activeApiKeyWithHash = () =>
+  and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), apiKeyIsActive(sql.placeholder('now')))!;
 
 /** Built once: this runs on every request that presents an API key. */
 const activeByHash = (executor: Executor) =>
@@ -49,23 +52,11 @@ const activeByHash = (executor: Executor) =>
     .select({ apiKey: apiKeyColumns, user: userColumns })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(isActiveWithHash())
+    .where(activeApiKeyWithHash())
     .prepare('api_key_active_by_hash');
-
-/** The same, carrying a batch's status (`ReadAlongside`). */
-const activeByHashWithBatchStatus = (db: Database) =>
-  db
-    .select({ apiKey: apiKeyColumns, user: userColumns, ...batchStatusFields })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .leftJoin(batches, batchStatusJoins.batchOfUser)
-    .leftJoinLateral(batchStatusJoins.imageCounts, sql`true`)
-    .where(isActiveWithHash())
-    .prepare('api_key_active_by_hash_with_batch_status');
 
 export function createApiKeyRepository(db: Database) {
   const activeByHashOnPool = activeByHash(db);
-  const withBatchStatus = activeByHashWithBatchStatus(db);
   return {
     async create(input: NewApiKey, tx?: Executor): Promise<ApiKey> {
       const [row] = await (tx ?? db).insert(apiKeys).values(input).returning(apiKeyColumns);
@@ -77,16 +68,6 @@ export function createApiKeyRepository(db: Database) {
       const query = tx ? activeByHash(tx) : activeByHashOnPool;
       const [row] = await query.execute({ keyHash, now: now.toISOString() });
       return row ?? null;
-    },
-
-    /** `findActiveByHash` and a read of the key's user's, in one statement. */
-    async findActiveByHashReading(
-      keyHash: string,
-      now: Date,
-      alongside: ReadAlongside,
-    ): Promise<{ apiKey: ApiKey; user: User; alongside: ReadAlongsideResult } | null> {
-      const [row] = await withBatchStatus.execute({ keyHash, now: now.toISOString(), batchId: alongside.batchStatus });
-      return row ? splitAlongside(row) : null;
     },
 
     /** Records use at most once a minute per key. */

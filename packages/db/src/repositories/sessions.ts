@@ -1,8 +1,6 @@
 import { and, eq, getTableColumns, gt, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { batches, sessions, users } from '../schema';
-import { batchStatusFields } from './batches';
-import { batchStatusJoins, type ReadAlongside, type ReadAlongsideResult, splitAlongside } from './read-alongside';
+import { sessions, users } from '../schema';
 import { userColumns } from './user-columns';
 import type { User } from './users';
 
@@ -22,7 +20,12 @@ export interface NewSession {
 export const sessionIsActive = (now: Date | Placeholder): SQL =>
   and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))!;
 
-const isActiveWithId = () => and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now')));
+/**
+ * The condition of every lookup by session, for a prepared statement: the session whose id is the `id` placeholder,
+ * active at the `now` placeholder.
+ */
+export const activeSessionWithId = () =>
+  and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now')))!;
 
 /** Built once: this runs on every request that presents a session cookie. */
 const activeById = (executor: Executor) =>
@@ -30,23 +33,11 @@ const activeById = (executor: Executor) =>
     .select({ session: getTableColumns(sessions), user: userColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(isActiveWithId())
+    .where(activeSessionWithId())
     .prepare('session_active_by_id');
-
-/** The same, carrying a batch's status (`ReadAlongside`). */
-const activeByIdWithBatchStatus = (db: Database) =>
-  db
-    .select({ session: getTableColumns(sessions), user: userColumns, ...batchStatusFields })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(batches, batchStatusJoins.batchOfUser)
-    .leftJoinLateral(batchStatusJoins.imageCounts, sql`true`)
-    .where(isActiveWithId())
-    .prepare('session_active_by_id_with_batch_status');
 
 export function createSessionRepository(db: Database) {
   const activeByIdOnPool = activeById(db);
-  const withBatchStatus = activeByIdWithBatchStatus(db);
   return {
     async create(input: NewSession, tx?: Executor): Promise<Session> {
       const [row] = await (tx ?? db).insert(sessions).values(input).returning();
@@ -58,16 +49,6 @@ export function createSessionRepository(db: Database) {
       const query = tx ? activeById(tx) : activeByIdOnPool;
       const [row] = await query.execute({ id, now: now.toISOString() });
       return row ?? null;
-    },
-
-    /** `findActive` and a read of the session's user's, in one statement. */
-    async findActiveReading(
-      id: string,
-      now: Date,
-      alongside: ReadAlongside,
-    ): Promise<{ session: Session; user: User; alongside: ReadAlongsideResult } | null> {
-      const [row] = await withBatchStatus.execute({ id, now: now.toISOString(), batchId: alongside.batchStatus });
-      return row ? splitAlongside(row) : null;
     },
 
     async touch(id: string, now: Date, tx?: Executor): Promise<void> {

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { principalOf } from '@renamer/auth';
+import { principalOf, readWithCredentials } from '@renamer/auth';
 import {
   AppError,
   BatchCheckBody,
@@ -93,6 +93,11 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     (request) => batches.list(principalOf(request).user.id, request.query),
   );
 
+  // Polled by scripts: the statement that checks the credentials reads the status too, one database round trip in all.
+  const statusRead = readWithCredentials((request) => {
+    const params = BatchIdParams.safeParse(request.params);
+    return params.success ? batches.statusWithCredentials(params.data.batchId) : undefined;
+  });
   typed.get(
     '/api/batch/:batchId/status',
     {
@@ -103,16 +108,9 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
         params: BatchIdParams,
         response: { 200: BatchStatusResponse },
       },
-      // Polled by scripts: the credential check reads the status too, one database round trip in all.
-      config: {
-        readAlongsideCredentials: (request) => {
-          const params = BatchIdParams.safeParse(request.params);
-          return params.success ? { batchStatus: params.data.batchId } : undefined;
-        },
-      },
+      config: statusRead.config,
     },
-    (request) =>
-      batches.status(principalOf(request).user.id, request.params.batchId, request.readAlongside?.batchStatus),
+    (request) => batches.status(principalOf(request).user.id, request.params.batchId, statusRead.of(request)),
   );
 
   typed.post(

@@ -16,7 +16,14 @@ import { type ObjectStore, previewObjectKey } from '@renamer/storage';
 export interface BatchServiceDeps {
   batches: Pick<
     BatchRepository,
-    'findByIdForUser' | 'findStatusForUser' | 'listForUser' | 'update' | 'updateSettingsForUser' | 'delete'
+    | 'findByIdForUser'
+    | 'findStatusForUser'
+    | 'findStatusWithApiKey'
+    | 'findStatusWithSession'
+    | 'listForUser'
+    | 'update'
+    | 'updateSettingsForUser'
+    | 'delete'
   >;
   images: Pick<
     ImageRepository,
@@ -64,6 +71,15 @@ export function createBatchService(deps: BatchServiceDeps) {
 
   return {
     status,
+
+    /**
+     * The batch's status read by the statement that checks the caller's credential (a `CredentialRead` of
+     * `@renamer/auth`): `read` is the status, null when the batch is not the credential's user's.
+     */
+    statusWithCredentials: (batchId: string) => ({
+      byApiKey: (keyHash: string, at: Date) => deps.batches.findStatusWithApiKey(keyHash, at, batchId),
+      bySession: (sessionId: string, at: Date) => deps.batches.findStatusWithSession(sessionId, at, batchId),
+    }),
 
     /**
      * Name, keywords, context, locale, template and instructions; what is already named keeps its name, later
