@@ -107,6 +107,8 @@ async function startHub(
       socketId: url.searchParams.get('socket') ?? '',
       log,
       credential: { via: 'session', id: userId },
+      // As the route does: the socket the upgrade came on, for the shared frames.
+      raw: request.socket,
     });
   });
   const { port } = server.address() as AddressInfo;

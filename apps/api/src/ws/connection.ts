@@ -1,8 +1,9 @@
+import type { Duplex } from 'node:stream';
 import { ClientMessage, type ServerMessage } from '@renamer/contracts';
 import { type CallLog, parseJsonOrUndefined } from '@renamer/runtime';
 import type { WebSocket } from 'ws';
-import { serialise, writeFrame } from './frames';
 import { createMessageRate } from './message-rate';
+import { type SharedFrame, sharedFrameWriter } from './shared-frames';
 
 export interface ConnectionOptions {
   maxMessages: number;
@@ -10,6 +11,8 @@ export interface ConnectionOptions {
   /** Past this many bytes not yet taken by the client, the socket is dropped rather than buffer more. */
   maxBufferedBytes: number;
   log: CallLog;
+  /** The socket the upgrade request came on (`request.raw.socket`): room events' shared frames are written to it. */
+  raw?: Duplex;
   onMessage: (message: ClientMessage) => Promise<void>;
 }
 
@@ -20,7 +23,7 @@ export interface ConnectionOptions {
  */
 export function createClientConnection(socket: WebSocket, options: ConnectionOptions) {
   const rate = createMessageRate(options.maxMessages, options.windowMs);
-  const pending = new Map<string, Buffer[]>();
+  const pending = new Map<string, SharedFrame[]>();
   let lastSeenAt = Date.now();
 
   // A client that stops reading is terminated, not closed: a close frame would wait behind the data it
@@ -32,20 +35,21 @@ export function createClientConnection(socket: WebSocket, options: ConnectionOpt
     socket.terminate();
     return false;
   };
-  /** A room event's frame, built once for every member (`textFrame`). */
-  const write = (frame: Buffer) => {
-    if (writable()) writeFrame(socket, frame);
+  const writeShared = sharedFrameWriter(socket, options.raw);
+  /** A room event, framed once for every member (`frameOnce`). */
+  const write = (frame: SharedFrame) => {
+    if (writable()) writeShared(frame);
   };
   // Text frames, as the contract's clients expect.
   const send = (message: ServerMessage) => {
-    if (writable()) socket.send(serialise(message), { binary: false });
+    if (writable()) socket.send(Buffer.from(JSON.stringify(message)), { binary: false });
   };
 
   const connection = {
     socket,
     send,
-    /** A room's event of `batchId` as a complete frame; held while that batch's `subscribed` is pending. */
-    sendEvent(batchId: string, frame: Buffer) {
+    /** A room's event of `batchId`, framed once; held while that batch's `subscribed` is pending. */
+    sendEvent(batchId: string, frame: SharedFrame) {
       const held = pending.get(batchId);
       if (held) held.push(frame);
       else write(frame);

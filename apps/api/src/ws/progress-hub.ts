@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type {
   BatchStatusResponse,
   ClientMessage,
@@ -10,8 +11,8 @@ import type { WebSocket } from 'ws';
 import { createBatchStatusCoalescer } from './batch-status-coalescer';
 import { type ClientConnection, createClientConnection } from './connection';
 import { type CredentialCheck, createCredentialRecheck, type SocketCredential } from './credential-recheck';
-import { textFrame } from './frames';
 import { createRooms } from './rooms';
+import { frameOnce } from './shared-frames';
 import type { OpenSocket, UserSocketLimit } from './user-socket-limit';
 
 export interface ProgressHubOptions {
@@ -36,12 +37,14 @@ export interface AcceptedClient extends OpenSocket {
   log: CallLog;
   /** The session or API key the socket was opened with, re-checked once every ping interval. */
   credential: SocketCredential;
+  /** The socket the upgrade request came on (`request.raw.socket`), for room events' shared frames. */
+  raw?: Duplex;
 }
 
 /**
  * This instance's WebSocket rooms, fed by progress events every service publishes on Redis. Only a
  * batch's owner joins its room; `subscribed` always goes out before any event of that room. Each event is
- * framed once and the same bytes go to every member. Each socket holds a place under its user's cap
+ * framed once and the same bytes go to every member (`shared-frames.ts`). Each socket holds a place under its user's cap
  * from admission until it closes.
  */
 export function createProgressHub(options: ProgressHubOptions) {
@@ -50,7 +53,7 @@ export function createProgressHub(options: ProgressHubOptions) {
   const connections = new Map<ClientConnection, OpenSocket & { credential: SocketCredential }>();
 
   const broadcast = (batchId: string, message: ServerMessage, members: readonly ClientConnection[]) => {
-    const frame = textFrame(message);
+    const frame = frameOnce(message);
     for (const member of members) member.sendEvent(batchId, frame);
   };
   const statuses = createBatchStatusCoalescer(options.statusIntervalMs, (event) =>
@@ -85,7 +88,7 @@ export function createProgressHub(options: ProgressHubOptions) {
     if (message.type === 'unsubscribe') {
       leaveRoom(message.batchId, connection);
       joined.delete(message.batchId);
-      return connection.sendEvent(message.batchId, textFrame({ type: 'unsubscribed', batchId: message.batchId }));
+      return connection.sendEvent(message.batchId, frameOnce({ type: 'unsubscribed', batchId: message.batchId }));
     }
     // Join first and hold the room's events, so none is lost between reading the status and sending it.
     // `joined` is updated before any await, so a socket closing meanwhile still leaves the room.
@@ -112,13 +115,14 @@ export function createProgressHub(options: ProgressHubOptions) {
     /** Counts a new socket of the user, before the upgrade: its id, or `rate_limited` past the cap. */
     admit: (userId: string) => options.socketLimit.admit(userId),
 
-    accept(socket: WebSocket, { userId, socketId, log, credential }: AcceptedClient) {
+    accept(socket: WebSocket, { userId, socketId, log, credential, raw }: AcceptedClient) {
       const joined = new Set<string>();
       const connection: ClientConnection = createClientConnection(socket, {
         maxMessages: options.maxMessages,
         windowMs: options.windowMs,
         maxBufferedBytes: options.maxBufferedBytes,
         log,
+        raw,
         onMessage: (message) => handle(connection, joined, userId, message),
       });
       connections.set(connection, { userId, socketId, credential });

@@ -37,6 +37,7 @@ export async function wsRoutes(app: FastifyInstance, { hub, allowedOrigins }: Ws
         userId: principal.user.id,
         socketId: socketIds.get(request)!,
         log: request.log,
+        raw: request.raw.socket,
         credential:
           principal.via === 'session'
             ? { via: 'session', id: principal.sessionId }
