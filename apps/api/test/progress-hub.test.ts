@@ -302,8 +302,9 @@ describe('fanning events out to a room', () => {
       client.send({ type: 'subscribe', batchId });
       await client.waitFor((all) => all.some((m) => m.type === 'subscribed'));
     }
-    // The client's own socket stops reading: what the server sends piles up in the kernel, then in ws.
-    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    // The client's own socket stops reading (ws's pause pauses it): what the server sends piles up in the kernel,
+    // then in ws.
+    stalled.socket.pause();
     let sent = 0;
     while (hub.stats().connections === 2) {
       // Little at a time, so that the client still reading keeps up with it.
