@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { NOT_AN_ACCEPTED_TYPE, sizeLimitOf } from '../apps/api/src/services/batches/upload-service';
+import { NOT_AN_ACCEPTED_TYPE, sizeLimitOf } from '../apps/api/src/services/batches/upload-checks';
 import { isImageName } from '../apps/cli/src/files';
 import {
   IMAGE_FILE_EXTENSIONS,

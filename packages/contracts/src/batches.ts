@@ -83,6 +83,8 @@ export const UploadFields = z.object({
     .describe('Instructions for the vision model; the account’s default when absent.'),
 });
 
+export type UploadFields = z.infer<typeof UploadFields>;
+
 /** What a batch's later proposals and keyword suggestions use; at least one field. */
 export const UpdateBatchBody = z
   .object({

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { SNIFF_HEAD_BYTES } from './image-types';
 
 export interface SpooledFile {
@@ -43,14 +42,14 @@ async function writeFully(handle: FileHandle, chunk: Buffer): Promise<void> {
 }
 
 /**
- * Reads `source` once into a new temporary file (mode 0600), hashing it and keeping its first bytes
- * on the way. Past `maxBytes` it deletes the file and reads the rest of the source to its end
- * without keeping it, so a multipart parser can go on to the next part; the result says `too_large`.
- * If the source fails, or writing does (then the source is destroyed), the file is deleted and the
+ * Reads `source` (a stream, or any iterable of bytes) once into a new temporary file (mode 0600), hashing it and
+ * keeping its first bytes on the way. Past `maxBytes` it deletes the file and reads the rest of the source to its
+ * end without keeping it, so a multipart parser can go on to the next part; the result says `too_large`. If the
+ * source fails, or writing does (then the source is closed: a stream is destroyed), the file is deleted and the
  * error is thrown.
  */
 export async function spoolToTempFile(
-  source: Readable,
+  source: AsyncIterable<Uint8Array>,
   { dir = tmpdir(), maxBytes }: SpoolOptions,
 ): Promise<SpoolResult> {
   let limit = typeof maxBytes === 'number' ? checkedLimit(maxBytes) : undefined;

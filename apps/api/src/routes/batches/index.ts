@@ -20,7 +20,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BatchService } from '../../services/batches/batch-service';
 import type { UploadService } from '../../services/batches/upload-service';
-import { readMultipartBody } from './multipart-body';
+import { createGcNudge } from './gc-nudge';
+import { readMultipartUpload } from './multipart-upload';
 
 export interface BatchRoutesOptions {
   batches: BatchService;
@@ -29,6 +30,7 @@ export interface BatchRoutesOptions {
 
 export async function batchRoutes(app: FastifyInstance, { batches, uploads }: BatchRoutesOptions) {
   const { limits } = uploads;
+  const gcNudge = createGcNudge();
   await app.register(multipart, {
     // Our own checks see an oversized file (one byte past the limit) and too many files; the
     // parser's limits only stop what those checks never reach.
@@ -70,11 +72,8 @@ export async function batchRoutes(app: FastifyInstance, { batches, uploads }: Ba
     async (request, reply) => {
       await uploads.assertEnabled();
       if (!request.isMultipart()) throw new AppError('validation_failed', 'Send the files as multipart/form-data.');
-      const body = readMultipartBody(request);
-      const result = await uploads.upload(principalOf(request).user, body.parts, request.log).catch((error) => {
-        throw body.asClientError(error);
-      });
-      return reply.code(201).send(result);
+      const upload = readMultipartUpload(request, { onFileRead: gcNudge.bodyRead });
+      return reply.code(201).send(await uploads.upload(principalOf(request).user, upload, request.log));
     },
   );
 
