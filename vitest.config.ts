@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Files that measure their own process (its memory), which other files' leftovers in a shared process would skew. */
+const measuresItsProcess = ['apps/api/test/gc-nudge.test.ts'];
+
 /** CI sets CI=true (.ci/run runs there): a skipped test then fails the run unless vitest.skip-allowlist.ts names it. */
 const ci = !['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase());
 
@@ -31,12 +34,14 @@ export default defineConfig({
             'test/**/*.test.ts',
             'vitest.*.test.ts',
           ],
+          exclude: measuresItsProcess,
           // Files share a process's loaded modules instead of importing the whole service graph again each (178 s
           // of a run went to imports). They share no state through them: each file builds its own app, stack,
           // database or Redis prefix, and restores what it changes (timers, environment).
           isolate: false,
         },
       },
+      { extends: true, test: { name: 'alone', include: measuresItsProcess } },
       {
         extends: true,
         // The web app's component tests, each in a fresh jsdom (named in each file).
