@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Files that measure their own process (its memory), which other files' leftovers in a shared process would skew. */
 const measuresItsProcess = ['apps/api/test/gc-nudge.test.ts'];
@@ -34,7 +34,7 @@ export default defineConfig({
             'test/**/*.test.ts',
             'vitest.*.test.ts',
           ],
-          exclude: measuresItsProcess,
+          exclude: [...configDefaults.exclude, ...measuresItsProcess],
           // Files share a process's loaded modules instead of importing the whole service graph again each (178 s
           // of a run went to imports). They share no state through them: each file builds its own app, stack,
           // database or Redis prefix, and restores what it changes (timers, environment).
