@@ -1,6 +1,5 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import { withQuerySpans } from './query-spans';
 
 export type Database = PostgresJsDatabase;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -17,8 +16,8 @@ export interface DbClient {
 export interface CreateDbOptions {
   /** Pool size (default 10). */
   max?: number;
-  /** Record a span per statement (when the service traces; `tracingEnabled()` of `@renamer/telemetry`). */
-  querySpans?: boolean;
+  /** Wraps the postgres.js client before drizzle gets it (a span per statement while the service traces). */
+  wrapClient?: (client: postgres.Sql) => postgres.Sql;
 }
 
 /** Seconds to wait for a connection to PostgreSQL before the query fails. */
@@ -31,7 +30,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     // A database that does not answer fails a request in seconds (503 unavailable), not after postgres.js's 30.
     connect_timeout: CONNECT_TIMEOUT_S,
   });
-  const sql = options.querySpans ? withQuerySpans(client) : client;
+  const sql = options.wrapClient?.(client) ?? client;
   const db = drizzle(sql);
   return {
     db,

@@ -1,6 +1,6 @@
 import { checkDb, createDb, type DbClient } from '@renamer/db';
 import { createObjectStore, type ObjectStore, type ObjectStoreConfig } from '@renamer/storage';
-import { tracingEnabled } from '@renamer/telemetry';
+import { tracingEnabled, withQuerySpans } from '@renamer/telemetry';
 import type { Redis } from 'ioredis';
 import type { PlatformEnv } from './env';
 import type { HealthChecks } from './health-checks';
@@ -34,7 +34,10 @@ export function storageConfigFromEnv(env: PlatformEnv): ObjectStoreConfig {
 }
 
 export function createPlatform(env: PlatformEnv, options: { logger?: Logger } = {}): Platform {
-  const db = createDb(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE, querySpans: tracingEnabled() });
+  const db = createDb(env.DATABASE_URL, {
+    max: env.DATABASE_POOL_SIZE,
+    wrapClient: tracingEnabled() ? withQuerySpans : undefined,
+  });
   // Fail fast while Redis is down (BullMQ workers get their own connection that waits instead): a
   // request must not hang on a rate-limit counter or a progress event. Commands issued in the same tick (the
   // rate-limit counters of concurrent requests) leave in one write.

@@ -5,7 +5,7 @@ import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
 import { apiKeys, batches, images, sessions, users } from '../schema';
 import { type ApiKey, activeApiKeyWithHash, apiKeyColumns } from './api-keys';
-import { activeSessionWithId, type Session } from './sessions';
+import { activeSessionWithId, type Session, sessionColumns } from './sessions';
 import type { UpdateCondition } from './update-condition';
 import { userColumns } from './user-columns';
 import type { User } from './users';
@@ -93,7 +93,7 @@ const statusWithApiKey = (db: Database) =>
 
 const statusWithSession = (db: Database) =>
   db
-    .select({ session: getTableColumns(sessions), ...withBatchStatus })
+    .select({ session: sessionColumns, ...withBatchStatus })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(batches, batchOfCredentialUser)

@@ -27,10 +27,13 @@ export const sessionIsActive = (now: Date | Placeholder): SQL =>
 export const activeSessionWithId = () =>
   and(eq(sessions.id, sql.placeholder('id')), sessionIsActive(sql.placeholder('now')))!;
 
+/** What every lookup by session reads of it, here or joined onto another read. */
+export const sessionColumns = getTableColumns(sessions);
+
 /** Built once: this runs on every request that presents a session cookie. */
 const activeById = (executor: Executor) =>
   executor
-    .select({ session: getTableColumns(sessions), user: userColumns })
+    .select({ session: sessionColumns, user: userColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(activeSessionWithId())

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type postgres from 'postgres';
 
-const tracer = trace.getTracer('@renamer/db');
+const tracer = trace.getTracer('@renamer/telemetry');
 
 /** `select`, `insert`…: the statement's first word, which names the span (the text itself may hold names). */
 const operationOf = (query: string) => /^\s*(\w+)/.exec(query)?.[1]?.toLowerCase() ?? 'query';
