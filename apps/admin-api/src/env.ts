@@ -1,5 +1,5 @@
 import { billingEnv } from '@renamer/billing';
-import { maintenanceEnv } from '@renamer/jobs';
+import { cleanupEnv } from '@renamer/jobs';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
 
@@ -9,7 +9,7 @@ export const adminEnvSchema = serviceEnvSchema({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   // Refunds go through Stripe with the API's keys.
   ...billingEnv,
-  ...maintenanceEnv,
+  ...cleanupEnv,
   /**
    * The other services' Prometheus endpoints, summarised by GET /api/admin/metrics: `name=url` pairs separated by
    * commas. The default is where `npm start` runs them.

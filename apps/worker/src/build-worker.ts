@@ -23,12 +23,12 @@ import { createVisionToolkit } from './analysis/vision-toolkit';
 import type { WorkerEnv } from './env';
 import { analyzeImageHandler } from './handlers/analyze-image';
 import { cleanupHandler } from './handlers/cleanup';
-import { batchNamer, batchProposer } from './naming/batch-renamer';
 import { processBatchHandler } from './handlers/process-batch';
 import { proposeBatchHandler } from './handlers/propose-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
 import { createJobMetrics } from './job-metrics';
+import { batchNamer, batchProposer } from './naming/batch-renamer';
 import { registerQueueMetrics } from './queue-metrics';
 
 export interface WorkerDeps extends ServiceDeps<WorkerEnv> {

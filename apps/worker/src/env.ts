@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { QUEUE_CATALOG } from '@renamer/contracts';
-import { maintenanceEnv } from '@renamer/jobs';
+import { cleanupEnv } from '@renamer/jobs';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
@@ -34,7 +34,7 @@ export const workerEnvSchema = serviceEnvSchema({
   /** The summed probability of the unsafe classes above which an image is judged unsafe. */
   SAFETY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   ...llmEnv,
-  ...maintenanceEnv,
+  ...cleanupEnv,
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -1,8 +1,8 @@
 import type { VisionTag } from '@renamer/contracts';
 import { createLogger } from '@renamer/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchNamer } from '../src/naming/batch-renamer';
 import { processBatchHandler } from '../src/handlers/process-batch';
+import { batchNamer } from '../src/naming/batch-renamer';
 import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
 
 let world: HandlerFixture;

@@ -3,7 +3,7 @@ import type { ProposeRequest } from '@renamer/domain';
 import { withTimeout } from '@renamer/runtime';
 import type { FlowProducer } from 'bullmq';
 import { addFlow } from './flows';
-import { enqueue, type Queues } from './queues';
+import { enqueue, jobOptions, type Queues } from './queues';
 
 export interface BatchSchedulerDeps {
   flows: FlowProducer;
@@ -22,8 +22,6 @@ export interface ScheduleOptions {
   nameOnly?: readonly string[] | null;
 }
 
-const analyzeJobId = (imageId: string) => `analyze-${imageId}`;
-
 /**
  * Queues a batch's images as one flow: a `process-batch` parent with one `analyze-image` child per image.
  * Images are queued again (retry, reconciler) in a new round, after their finished jobs are removed so
@@ -33,10 +31,11 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
   const now = deps.now ?? Date.now;
 
   /** Removes finished jobs of these images; returns the images that still have a live job. */
-  async function freeJobIds(imageIds: readonly string[]): Promise<Set<string>> {
+  async function freeJobIds(batchId: string, imageIds: readonly string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (const imageId of imageIds) {
-      const job = await deps.queues.images.getJob(analyzeJobId(imageId));
+      const { jobId } = jobOptions('analyze-image', { imageId, batchId });
+      const job = jobId ? await deps.queues.images.getJob(jobId) : undefined;
       if (!job) continue;
       const state = await job.getState();
       if (state === 'completed' || state === 'failed') await job.remove();
@@ -46,7 +45,7 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
   }
 
   async function scheduleNow(batchId: string, imageIds: readonly string[], options: ScheduleOptions) {
-    const live = options.requeue ? await freeJobIds(imageIds) : new Set<string>();
+    const live = options.requeue ? await freeJobIds(batchId, imageIds) : new Set<string>();
     const pending = imageIds.filter((imageId) => !live.has(imageId));
     if (pending.length === 0) return 0;
     await addFlow(

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /** Variables of the cleanup tasks, read by the worker (which runs them on a schedule) and the admin API. */
-export const maintenanceEnv = {
+export const cleanupEnv = {
   /** A batch queued or processing with no image changed for this long is stuck: its images fail, to be retried. */
   STALE_BATCH_AFTER_MINUTES: z.coerce.number().int().min(5).default(120),
   /** Failed jobs are kept this long for operators to read, then removed. */
   FAILED_JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
 };
 
-const maintenanceEnvSchema = z.object(maintenanceEnv);
-export type MaintenanceEnv = z.infer<typeof maintenanceEnvSchema>;
+const cleanupEnvSchema = z.object(cleanupEnv);
+export type CleanupEnv = z.infer<typeof cleanupEnvSchema>;

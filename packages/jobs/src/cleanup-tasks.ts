@@ -4,7 +4,7 @@ import { IMAGE_EVENTS } from '@renamer/domain';
 import type { Queues } from '@renamer/jobs';
 import type { BatchTracker } from '@renamer/progress';
 import type { ListedObject, ObjectStore } from '@renamer/storage';
-import type { MaintenanceEnv } from './cleanup-config';
+import type { CleanupEnv } from './cleanup-config';
 import { objectOwner } from './object-owner';
 
 export interface CleanupDeps {
@@ -14,7 +14,7 @@ export interface CleanupDeps {
   tracker: Pick<BatchTracker, 'imagesChanged'>;
   store: Pick<ObjectStore, 'list' | 'deleteMany'>;
   queues: Queues;
-  config: MaintenanceEnv;
+  config: CleanupEnv;
   now?: () => Date;
 }
 

@@ -1,12 +1,11 @@
 export * from './batch-scheduler';
-export { type MaintenanceEnv, maintenanceEnv } from './cleanup-config';
+export { type CleanupEnv, cleanupEnv } from './cleanup-config';
 export {
   type CleanupDeps,
   type CleanupOptions,
   type CleanupTasks,
   createCleanupTasks,
   isCleanupTask,
-  ORPHAN_MIN_AGE_MS,
   STUCK_BATCH_ERROR,
 } from './cleanup-tasks';
 export * from './flows';
