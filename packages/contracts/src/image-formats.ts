@@ -156,7 +156,8 @@ export const IMAGE_FORMAT_ENTRIES = Object.entries(IMAGE_FORMAT_TABLE) as {
 
 /** The media types each format's bytes are sniffed as. */
 export type ImageMimeType = Table[ImageFormatName]['mimeTypes'][number];
-export type RawFormatName = { [F in ImageFormatName]: Table[F]['cameraRaw'] extends true ? F : never }[ImageFormatName];
+/** Camera RAW formats: analysed through the full-size JPEG preview each one embeds, delivered as uploaded. */
+export type RawFormat = { [F in ImageFormatName]: Table[F]['cameraRaw'] extends true ? F : never }[ImageFormatName];
 
 /** `JPEG, PNG or GIF`: labels as a sentence lists them. */
 export function listInWords(labels: readonly string[]): string {

@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { IMAGE_STATUSES, type ImageStatus } from './enums';
-import { IMAGE_FORMAT_ENTRIES, IMAGE_FORMAT_TABLE, type ImageFormatName, type RawFormatName } from './image-formats';
+import { IMAGE_FORMAT_ENTRIES, IMAGE_FORMAT_TABLE, type ImageFormatName, type RawFormat } from './image-formats';
 
 /** Image formats as sniffed from the file's magic bytes; the only ones accepted for upload (`image-formats.ts`). */
 export const IMAGE_FORMATS = IMAGE_FORMAT_ENTRIES.map(([format]) => format) as [ImageFormatName, ...ImageFormatName[]];
 export const ImageFormat = z.enum(IMAGE_FORMATS);
 export type ImageFormat = z.infer<typeof ImageFormat>;
-
-/** Camera RAW formats: analysed through the full-size JPEG preview each one embeds, delivered as uploaded. */
-export type RawFormat = RawFormatName;
-export const RAW_FORMATS = IMAGE_FORMATS.filter(isRawFormat);
 
 /**
  * The file name extensions clients look for when they pick images from a folder (the API itself trusts only the

@@ -13,19 +13,18 @@ export const SNIFF_HEAD_BYTES = 4100;
 export const ALLOWED_IMAGE_TYPES = IMAGE_FORMAT_ENTRIES.flatMap(
   ([, facts]) => facts.mimeTypes,
 ) as readonly ImageMimeType[];
-export type AllowedImageType = ImageMimeType;
 
 /** The types camera RAW is stored and reported as (the usual names; there is no registered one). */
 export const RAW_IMAGE_TYPES = IMAGE_FORMAT_ENTRIES.flatMap(([, facts]) =>
   facts.cameraRaw ? facts.mimeTypes : [],
-) as readonly AllowedImageType[];
+) as readonly ImageMimeType[];
 
 /** The format each allowed type is decoded as. */
 export const FORMAT_OF_TYPE = Object.fromEntries(
   IMAGE_FORMAT_ENTRIES.flatMap(([format, facts]) => facts.mimeTypes.map((mime) => [mime, format])),
-) as Readonly<Record<AllowedImageType, ImageFormat>>;
+) as Readonly<Record<ImageMimeType, ImageFormat>>;
 
-export function isAllowedImageType(mime: string): mime is AllowedImageType {
+export function isImageMimeType(mime: string): mime is ImageMimeType {
   return Object.hasOwn(FORMAT_OF_TYPE, mime);
 }
 
@@ -33,7 +32,7 @@ const TIFF_HEADERS = [Buffer.from('II*\0', 'latin1'), Buffer.from('MM\0*', 'lati
 const isTiffHeader = (head: Buffer) => TIFF_HEADERS.some((header) => head.subarray(0, 4).equals(header));
 
 /**
- * The type the leading bytes prove, whatever it is (the caller decides with `isAllowedImageType`);
+ * The type the leading bytes prove, whatever it is (the caller decides with `isImageMimeType`);
  * undefined when no signature matches, as for text, HTML and SVG. An animated PNG counts as a PNG:
  * it is one, and older decoders show its first frame. A TIFF is looked at once more, because a NEF or
  * an ARW is a TIFF too; an ISO-BMFF file by its compatible brands as well, because its major brand
@@ -45,7 +44,7 @@ export async function sniffImageType(head: Buffer): Promise<SniffedType | undefi
   // TIFFs libvips and many other writers make (IFD0 after the pixels): the TIFF header alone decides then.
   if (!sniffed) return isTiffHeader(head) ? sniffedAs('tiff') : undefined;
   if (sniffed.mime === 'image/apng') return sniffedAs('png');
-  const format = isAllowedImageType(sniffed.mime) ? FORMAT_OF_TYPE[sniffed.mime] : undefined;
+  const format = isImageMimeType(sniffed.mime) ? FORMAT_OF_TYPE[sniffed.mime] : undefined;
   if (format === 'tiff') return cameraRawInTiff(head) ?? { mime: sniffed.mime, ext: sniffed.ext };
   if (format === 'heic') return brandedIsobmffType(head) ?? sniffed;
   return { mime: sniffed.mime, ext: sniffed.ext };

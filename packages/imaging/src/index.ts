@@ -4,9 +4,8 @@ export { turnOffImageCache } from './image-cache';
 export { readImageMetadata, UnsupportedImageError } from './image-metadata';
 export {
   ALLOWED_IMAGE_TYPES,
-  type AllowedImageType,
   FORMAT_OF_TYPE,
-  isAllowedImageType,
+  isImageMimeType,
   RAW_IMAGE_TYPES,
   SNIFF_HEAD_BYTES,
   type SniffedType,

@@ -3,7 +3,7 @@ import sharp, { type Metadata } from 'sharp';
 import { ANIMATED_FORMATS, decodeEveryBlock } from './decode-every-block';
 import { decodeHeicInPool } from './heic-decoder';
 import { toImageMetadata, toRawMetadata } from './image-metadata';
-import { FORMAT_OF_TYPE, isAllowedImageType } from './image-types';
+import { FORMAT_OF_TYPE, isImageMimeType } from './image-types';
 import { withRawPreview } from './raw-preview';
 import { checkSingleFormat, type SingleFormatRefusal } from './single-format-check';
 
@@ -113,7 +113,7 @@ export async function inspectImageSafety(
   { sniffedMime, maxPixels }: SafetyOptions,
 ): Promise<SafetyResult> {
   if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) throw new RangeError('maxPixels must be a positive integer');
-  if (!isAllowedImageType(sniffedMime)) return refuse('unsupported_type', `${sniffedMime} is not an allowed type`);
+  if (!isImageMimeType(sniffedMime)) return refuse('unsupported_type', `${sniffedMime} is not an allowed type`);
   const format = FORMAT_OF_TYPE[sniffedMime];
   return isRawFormat(format) ? inspectRaw(path, format, maxPixels) : inspectDecodable(path, format, maxPixels);
 }

@@ -1,5 +1,5 @@
-import type { ImageFormat } from '@renamer/contracts';
-import { FILE_EXTENSIONS, TYPED_IMAGE_EXTENSIONS } from './formats';
+import { IMAGE_FILE_EXTENSIONS, type ImageFormat } from '@renamer/contracts';
+import { FILE_EXTENSIONS } from './formats';
 import { toAsciiWords } from './transliterate';
 import { isGenericWord, isReservedName, isStopWord } from './vocabulary';
 
@@ -44,7 +44,7 @@ export const FILENAME_REJECTIONS: Readonly<Record<FilenameRejection, string>> = 
  * Image extensions someone may type (every accepted format's, and BMP's); removed (repeatedly: `a.jpg.jpg`) because
  * the format gives the real one.
  */
-const TYPED_EXTENSION = new RegExp(`\\.(?:${[...TYPED_IMAGE_EXTENSIONS, 'bmp'].join('|')})$`, 'i');
+const TYPED_EXTENSION = new RegExp(`\\.(?:${[...IMAGE_FILE_EXTENSIONS, 'bmp'].join('|')})$`, 'i');
 const PATH_SEPARATOR = /[/\\]/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
 /** Embeddings, overrides, isolates and marks: they reorder what a person sees (`gpj.exe` shown as `exe.jpg`). */

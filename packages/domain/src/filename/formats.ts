@@ -12,9 +12,6 @@ const TYPED_EXTENSIONS: ReadonlyMap<string, ImageFormat> = new Map(
   ),
 );
 
-/** Every extension of an accepted format, as `TYPED_EXTENSIONS` knows them. */
-export const TYPED_IMAGE_EXTENSIONS: readonly string[] = [...TYPED_EXTENSIONS.keys()];
-
 /** The format a typed name's extension stands for, when it names one. */
 export function formatOfTypedName(name: string): ImageFormat | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();

@@ -4,16 +4,16 @@ import {
   IMAGE_FORMAT_TABLE,
   IMAGE_FORMATS_IN_WORDS,
   type ImageMetadata,
+  type ImageMimeType,
   OriginalFilename,
   type RejectedFile,
   type SizeLimit,
 } from '@renamer/contracts';
 import {
-  type AllowedImageType,
   declaredTypeAgrees,
   FORMAT_OF_TYPE,
   inspectImageSafety,
-  isAllowedImageType,
+  isImageMimeType,
   type SpooledFile,
   type SpoolResult,
   sniffImageType,
@@ -62,7 +62,7 @@ type Rejection = { rejected: RejectedFile };
 type Verdict = { accepted: AcceptedFile } | Rejection;
 
 /** Which of the upload's size limits a file of an accepted type has (the format table's). */
-export const sizeLimitOf = (mime: AllowedImageType): SizeLimit => IMAGE_FORMAT_TABLE[FORMAT_OF_TYPE[mime]].sizeLimit;
+export const sizeLimitOf = (mime: ImageMimeType): SizeLimit => IMAGE_FORMAT_TABLE[FORMAT_OF_TYPE[mime]].sizeLimit;
 
 /** Why a file whose bytes are of no accepted format is refused, naming every accepted one. */
 export const NOT_AN_ACCEPTED_TYPE = `The file is not a ${IMAGE_FORMATS_IN_WORDS.pictures} image, nor a camera RAW file (${IMAGE_FORMATS_IN_WORDS.cameraRaw}).`;
@@ -116,7 +116,7 @@ function maxBytesFor(limits: UploadLimits) {
   const maxBytes: Record<SizeLimit, number> = { image: limits.maxFileBytes, 'camera-raw': limits.maxRawBytes };
   return async (head: Buffer): Promise<number> => {
     const sniffed = await sniffImageType(head);
-    return maxBytes[sniffed && isAllowedImageType(sniffed.mime) ? sizeLimitOf(sniffed.mime) : 'image'];
+    return maxBytes[sniffed && isImageMimeType(sniffed.mime) ? sizeLimitOf(sniffed.mime) : 'image'];
   };
 }
 
@@ -150,10 +150,9 @@ async function checkType(
   name: string,
   declared: string | undefined,
   head: Buffer,
-): Promise<{ mime: AllowedImageType } | Rejection> {
+): Promise<{ mime: ImageMimeType } | Rejection> {
   const sniffed = await sniffImageType(head);
-  if (!sniffed || !isAllowedImageType(sniffed.mime))
-    return rejected(name, 'unsupported_media_type', NOT_AN_ACCEPTED_TYPE);
+  if (!sniffed || !isImageMimeType(sniffed.mime)) return rejected(name, 'unsupported_media_type', NOT_AN_ACCEPTED_TYPE);
   if (!declaredTypeAgrees(declared, sniffed.mime)) {
     return rejected(name, 'unsupported_media_type', `The file was sent as ${declared} but is ${sniffed.mime}.`);
   }

@@ -26,7 +26,7 @@ import {
   seoFieldsFor,
 } from '@renamer/delivery';
 import { FILE_EXTENSIONS, safeEntryName, uniqueEntryNames } from '@renamer/domain';
-import { FORMAT_OF_TYPE, isAllowedImageType } from '@renamer/imaging';
+import { FORMAT_OF_TYPE, isImageMimeType } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
 import { countBytes } from './count-bytes';
@@ -63,7 +63,7 @@ export interface ServedFile {
   filename?: string;
 }
 
-const formatOf = (mimeType: string) => (isAllowedImageType(mimeType) ? FORMAT_OF_TYPE[mimeType] : undefined);
+const formatOf = (mimeType: string) => (isImageMimeType(mimeType) ? FORMAT_OF_TYPE[mimeType] : undefined);
 
 /** The extension a stored image's copy is written under, so that exiftool knows its format. */
 function extensionOf(mimeType: string): string {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '@renamer/contracts';
 import type { Image, ImageRepository } from '@renamer/db';
-import { FORMAT_OF_TYPE, isAllowedImageType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
+import { FORMAT_OF_TYPE, isImageMimeType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, previewObjectKey } from '@renamer/storage';
 
@@ -44,8 +44,7 @@ export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
   const making = new Map<string, Promise<Buffer>>();
 
   async function makeFromOriginal(image: Image, key: string, log: CallLog): Promise<Buffer> {
-    const format =
-      image.metadata?.format ?? (isAllowedImageType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null);
+    const format = image.metadata?.format ?? (isImageMimeType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null);
     if (!format) throw undecodable();
     const dir = await mkdtemp(join(deps.tmpDir, 'renamer-preview-'));
     try {
