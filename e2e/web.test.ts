@@ -303,21 +303,38 @@ describe('the web app', () => {
     await page.close();
   });
 
-  it('keeps the admin dashboard for admins: a person is told it is not for them; an operator sees analytics, changes a plan, bans (and the person’s open page is signed out at once), flips a flag, pauses a queue and finds it all in the audit log', async () => {
+  it('keeps the admin dashboard for admins: a person is told it is not for them; an operator whose browser reports the language en-US@posix sees every page and the chart, analytics, changes a plan, bans (and the person’s open page is signed out at once), flips a flag, pauses a queue and finds it all in the audit log', async () => {
     const adasPage = await context.newPage();
     await adasPage.goto(`${stack.apiUrl}/admin`);
     await adasPage.getByText("This page is for the service's operators").waitFor();
     expect(await adasPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
 
-    // The operator in a browser of their own: this Chromium keeps one cookie store for all its contexts.
+    // The operator in a browser of their own: this Chromium keeps one cookie store for all its contexts. It reports
+    // the language a POSIX-locale desktop or a headless browser does, `en-US@posix`, which Intl refuses: the app
+    // formats with a tag Intl takes instead (apps/web/src/ui/locale.ts), the dashboard's chart library included.
     const operatorsBrowser = await playwright.launch({
       executablePath: await chromium.executablePath(),
       args: chromium.args,
     });
-    const page = await (await operatorsBrowser.newContext({ locale: 'en-US' })).newPage();
+    const page = await (await operatorsBrowser.newContext({ locale: 'en-US@posix' })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await signIn(page, OPERATOR, 'Operator');
+    const reported = await page.evaluate(() => {
+      const { navigator } = globalThis as unknown as { navigator: object };
+      // The browser's own getter: the app shadows navigator.language with a tag Intl takes.
+      return Reflect.get(Object.getPrototypeOf(navigator), 'language', navigator) as string;
+    });
+    expect(reported).toBe('en-US@posix');
+    for (const [link, heading] of [
+      ['Batches', 'Batches'],
+      ['Plans', 'Your plan'],
+      ['Account', 'API keys'],
+      ['Upload', 'Upload photos'],
+    ]) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+    }
     await page.getByRole('link', { name: 'Admin' }).click();
 
     // Analytics: the two people who signed up, the images, and the daily chart.
@@ -409,6 +426,7 @@ describe('the web app', () => {
     await page.getByRole('heading', { name: 'Logs' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
+    expect(await page.getByText('This page could not be shown').count()).toBe(0);
     await operatorsBrowser.close();
   }, 90_000);
 });

@@ -1,3 +1,5 @@
+// First: the browser's language tag made one Intl accepts before anything formats with it (ui/locale.ts).
+import './ui/supported-navigator-locale';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

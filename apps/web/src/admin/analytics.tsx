@@ -1,6 +1,8 @@
 import { type AnalyticsResponse, AnalyticsResponse as AnalyticsSchema, PLAN_NAMES, PLANS } from '@renamer/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+// Before uPlot, which builds its number formatter from navigator.language as it loads (ui/locale.ts).
+import '../ui/supported-navigator-locale';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api } from '../api/client';
