@@ -9,6 +9,9 @@ const build = testDir('web-dist');
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-3f9a.js"></script></body></html>';
 
+/** The API's rate limit here: the last test spends it, the tests before it ask /api less often than that. */
+const RATE_LIMIT = 100;
+
 let stack: ApiStack;
 let url: string;
 
@@ -16,7 +19,7 @@ beforeAll(async () => {
   await mkdir(join(build, 'assets'), { recursive: true });
   await writeFile(join(build, 'assets', 'index-3f9a.js'), 'console.log("app")');
   await writeFile(join(build, 'index.html.pending'), INDEX);
-  stack = await startApiStack('web-app', { WEB_DIST_DIR: build, RATE_LIMIT_PER_MINUTE: '3' });
+  stack = await startApiStack('web-app', { WEB_DIST_DIR: build, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
   ({ url } = await stack.startApi());
 });
 afterAll(() => stack?.close());
@@ -43,12 +46,35 @@ describe('the web app from the API’s origin', () => {
     expect(policy).toContain("default-src 'self'");
   });
 
-  it('never answers for the API: an unknown /api path is a 404 problem, a known one still needs credentials', async () => {
-    const unknown = await fetch(`${url}/api/no-such-thing`);
-    expect(unknown.status).toBe(404);
-    expect(unknown.headers.get('content-type')).toContain('application/problem+json');
+  it('never answers for the API: an unknown /api path is a 404 problem whatever the method, a known one still needs credentials', async () => {
+    for (const path of ['/api/no-such-thing', '/api', '/api?page=1', '/api/no/such/thing?x=1']) {
+      for (const method of ['GET', 'HEAD', 'DELETE', 'PATCH']) {
+        const unknown = await fetch(`${url}${path}`, { method });
+        expect({ method, path, status: unknown.status }).toEqual({ method, path, status: 404 });
+        expect(unknown.headers.get('content-type')).toContain('application/problem+json');
+        if (method !== 'HEAD') expect(await unknown.json()).toMatchObject({ status: 404, code: 'not_found' });
+      }
+    }
     const owner = await stack.createUser();
     expect((await fetch(`${url}/api/batch`, { headers: owner.headers })).status).toBe(200);
+  });
+
+  it('answers an over-long path parameter under /api with a 414 problem for every method, never with the page', async () => {
+    const long = 'a'.repeat(5000);
+    for (const [what, path] of [
+      ['a file', `/api/files/${long}`],
+      ['a preview', `/api/image/${long}/preview`],
+      ['an unknown path', `/api/no-such-thing/${long}`],
+    ]) {
+      for (const method of ['GET', 'HEAD', 'DELETE', 'PATCH', 'POST']) {
+        const answer = await fetch(`${url}${path}`, { method });
+        expect({ what, method, status: answer.status }).toEqual({ what, method, status: 414 });
+        expect(answer.headers.get('content-type')).toContain('application/problem+json');
+        if (method !== 'HEAD') expect(await answer.json()).toMatchObject({ status: 414, code: 'uri_too_long' });
+      }
+    }
+    // Outside /api an over-long path is still a page of the app (its first page, for a path it does not know).
+    expect((await fetch(`${url}/batches/${long}`)).headers.get('content-type')).toContain('text/html');
   });
   it('serves hashed assets as immutable, outside the API’s rate limit', async () => {
     for (let i = 0; i < 6; i++) {
@@ -58,7 +84,7 @@ describe('the web app from the API’s origin', () => {
     }
     // Last in the file: it spends the address's requests.
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/api/auth/me`)).status);
+    for (let i = 0; i < RATE_LIMIT + 1; i++) statuses.push((await fetch(`${url}/api/auth/me`)).status);
     expect(statuses).toContain(429);
   });
 });

@@ -10,7 +10,7 @@ import Fastify, {
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { registerHealthRoutes } from './health-routes';
 import { createMetrics, type Metrics, registerMetrics, registerReadinessMetric } from './metrics';
-import { answerFrameworkError, createClientErrorHandler, registerProblemHandlers } from './problem';
+import { answerFrameworkError, createClientErrorHandler, MAX_PARAM_LENGTH, registerProblemHandlers } from './problem';
 import { createResponseSerializerCompiler } from './response-serializer';
 import { type SecurityHeaderOptions, securityHeaders } from './security-headers';
 
@@ -60,7 +60,7 @@ export function createHttpService(options: HttpServiceOptions): FastifyInstance 
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     // Signed download tokens travel as one path segment.
-    routerOptions: { maxParamLength: 4096 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: createClientErrorHandler(options.logger),
   });

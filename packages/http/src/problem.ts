@@ -128,13 +128,34 @@ export function createClientErrorHandler(logger: Logger) {
   };
 }
 
-/** One error handler for every service: every failure is answered as application/problem+json. */
+/** The longest path parameter a route takes (signed download tokens travel as one path segment). */
+export const MAX_PARAM_LENGTH = 4096;
+
+/** Whether a segment of the path, decoded, is longer than any route's parameter may be. */
+function hasOverlongSegment(path: string): boolean {
+  return path.split('/').some((segment) => {
+    if (segment.length <= MAX_PARAM_LENGTH) return false;
+    try {
+      return decodeURIComponent(segment).length > MAX_PARAM_LENGTH;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * One error handler for every service: every failure is answered as application/problem+json. A path no route
+ * takes is 404, unless one of its segments is over the parameter limit: then it is 414 `uri_too_long` whatever the
+ * method, as the router answers when a route's parameter is too long (it does so only where a route of that method
+ * reaches the segment; this answers the same for every method and every path).
+ */
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler(answerProblem);
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      reply,
-      buildProblem('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`, request.id),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const problem = hasOverlongSegment(path)
+      ? buildProblem('uri_too_long', `A segment of the path is longer than ${MAX_PARAM_LENGTH} characters.`, request.id)
+      : buildProblem('not_found', `No route for ${request.method} ${path}.`, request.id);
+    return sendProblem(reply, problem);
+  });
 }

@@ -153,6 +153,23 @@ describe('errors raised before a route runs', () => {
     expect(body.requestId).toBe(res.headers.get('x-request-id'));
   });
 
+  it('answers a path with an over-long segment with a 414 problem whatever the method, where no route takes it', async () => {
+    // POST /echo/:id is the router's own 414; the others reach no route of their method.
+    for (const [method, path] of [
+      ['GET', `/echo/${'a'.repeat(5000)}`],
+      ['DELETE', `/echo/${'a'.repeat(5000)}`],
+      ['PATCH', `/nowhere/${'%61'.repeat(4097)}`],
+    ] as const) {
+      const res = await app.inject({ method, url: path });
+      expect({ method, status: res.statusCode }).toEqual({ method, status: 414 });
+      expect(expectProblem(res, 414, 'uri_too_long').detail).toBe(
+        'A segment of the path is longer than 4096 characters.',
+      );
+    }
+    // A segment that is over the limit only while percent-encoded is no longer than a parameter may be.
+    expect((await app.inject({ url: `/nowhere/${'%61'.repeat(4096)}` })).statusCode).toBe(404);
+  });
+
   it('answers oversized headers with a 431 problem over the raw connection', async () => {
     const answer = await rawExchange(`GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expectRawProblem(answer, 431, 'headers_too_large');

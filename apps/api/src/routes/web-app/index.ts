@@ -1,7 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { AppError } from '@renamer/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export interface WebAppOptions {
@@ -18,8 +17,9 @@ export const webAppBuilt = (root: string) => () => access(join(root, 'index.html
 /**
  * The single-page app from the API's own origin, so that cookies, CSRF, the sign-in callback and WebSocket
  * origins just work. Files are registered one route each (never a wildcard that could answer for `/api`);
- * any other GET outside `/api` is a page of the app (its index.html); an unknown `/api` path stays a 404
- * problem. Outside the rate limit, as every path outside `/api` is.
+ * any other GET outside `/api` is a page of the app (its index.html); a GET under `/api` that no route takes is
+ * answered as any other method's would be (a 404 problem, or 414 for an over-long segment), never with the page.
+ * Outside the rate limit, as every path outside `/api` is.
  */
 export async function webAppRoutes(app: FastifyInstance, { root }: WebAppOptions) {
   await app.register(fastifyStatic, {
@@ -38,7 +38,11 @@ export async function webAppRoutes(app: FastifyInstance, { root }: WebAppOptions
   const index = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
   app.get('/', page, (_request, reply) => index(reply));
   app.get('/*', page, (request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') throw new AppError('not_found', 'No such route.');
+    // Under /api the answer is the one a path no route takes gets (registerProblemHandlers): a 404 problem, or a 414
+    // when a segment is over the parameter limit (the router's own 414 comes only when no route, this one included,
+    // matches).
+    const path = request.url.split('?')[0]!;
+    if (path === '/api' || path.startsWith('/api/')) return reply.callNotFound();
     return index(reply);
   });
 }
