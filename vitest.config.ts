@@ -30,6 +30,8 @@ export default defineConfig({
           include: [
             '{apps,packages}/*/{src,test}/**/*.test.ts',
             'e2e/**/*.test.ts',
+            // The start script's pure parts (which processes, on which ports).
+            'scripts/**/*.test.ts',
             // Rules over the whole tree (the package map's imports, the table of image formats).
             'test/**/*.test.ts',
             'vitest.*.test.ts',

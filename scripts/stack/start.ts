@@ -3,55 +3,18 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import closeWithGrace from 'close-with-grace';
 import { type ConcurrentlyResult, concurrently } from 'concurrently';
 import waitOn from 'wait-on';
 import { createDatabase } from '../../packages/db/src/databases';
 import { migrateDatabase } from '../../packages/db/src/migrate';
+import { fleetSize, instancesOf, metricsTargets, portVariable } from './instances';
 import { findPostgres } from './postgres';
 import { findRedis } from './redis';
 import { elapsedSince, redactUrl, say } from './say';
 import { buildWebIfChanged } from './web-build';
 
-/** The apps of `apps/<app>/src/server.ts`, each listening on `<APP>_PORT`; `path` is what to open once it runs. */
-const APPS = {
-  'dev-idp': { port: 3002, path: '/.well-known/openid-configuration' },
-  api: { port: 3000, path: '/' },
-  worker: { port: 3003, path: '/metrics' },
-  'admin-api': { port: 3001, path: '/' },
-} as const;
-type App = keyof typeof APPS;
-/** One process of the stack; in a fleet the n-th instance of an app listens 100 × (n − 1) above the first. */
-type Instance = { app: App; name: string; port: string; path: string };
-const INSTANCE_PORT_STEP = 100;
-const MAX_INSTANCES = 10;
-const portVariable = (app: App) => `${app.toUpperCase().replace('-', '_')}_PORT`;
-const instancesOf = (app: App, count: number): Instance[] =>
-  Array.from({ length: count }, (_, index) => ({
-    app,
-    name: index === 0 ? app : `${app}-${index + 1}`,
-    port: String(Number(process.env[portVariable(app)] ?? APPS[app].port) + index * INSTANCE_PORT_STEP),
-    path: APPS[app].path,
-  }));
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-/** `npm start -- --api 2 --workers 3`: how many API and worker processes (node's own argument parser). */
-function fleetSize(args: string[]): { apis: number; workers: number; fleet: boolean } {
-  const { values } = parseArgs({ args, options: { api: { type: 'string' }, workers: { type: 'string' } } });
-  const count = (flag: 'api' | 'workers') => {
-    const value = Number(values[flag] ?? 1);
-    if (!Number.isInteger(value) || value < 1 || value > MAX_INSTANCES) {
-      throw new Error(`--${flag} takes a whole number from 1 to ${MAX_INSTANCES}, not ${values[flag]}`);
-    }
-    return value;
-  };
-  return {
-    apis: count('api'),
-    workers: count('workers'),
-    fleet: values.api !== undefined || values.workers !== undefined,
-  };
-}
 
 /** What was found or started for the services, stopped after them. */
 const started: { stop?: () => Promise<unknown> }[] = [];
@@ -124,12 +87,9 @@ async function main(mode: string, args: string[]): Promise<void> {
     ADMIN_API_URL: env.ADMIN_API_URL ?? `http://127.0.0.1:${adminApi!.port}`,
     ...(devIdp && { OIDC_ISSUER: `http://localhost:${devIdp.port}` }),
     // Every API instance serves the web app, whose socket comes from the instance's own origin.
-    ...(size.fleet && {
-      WS_ALLOWED_ORIGINS: apis.map((api) => `http://localhost:${api.port}`).join(','),
-      METRICS_TARGETS: [...apis, ...workers]
-        .map((instance) => `${instance.name}=http://127.0.0.1:${instance.port}/metrics`)
-        .join(','),
-    }),
+    ...(size.fleet && { WS_ALLOWED_ORIGINS: apis.map((api) => `http://localhost:${api.port}`).join(',') }),
+    // The processes started, on the ports they were given: the admin dashboard's Health page reads their metrics.
+    METRICS_TARGETS: metricsTargets(running),
     DATABASE_URL: url,
     REDIS_URL: redis.url,
     REDIS_PREFIX: env.REDIS_PREFIX ?? 'renamer:',
