@@ -12,6 +12,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
 import { ProblemLine } from '../ui/problem';
+import { KeyHint, type Shortcut, ShortcutsDialog } from '../ui/shortcuts-dialog';
 import { ArchivePanel } from './archive-panel';
 import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
@@ -25,14 +26,14 @@ type Sort = 'upload' | 'score';
 /** What `u` puts back: an approval (unapproved again), or a rename (the name it had). */
 type Undo = { label: string; run: () => Promise<unknown> };
 
-const SHORTCUTS: [string, string][] = [
+const SHORTCUTS: Shortcut[] = [
   ['↑ ↓ or k j', 'move'],
   ['Enter', 'rename the image (Enter saves, Esc leaves)'],
   ['a', 'approve, and go to the next image to review'],
   ['Shift+A', 'approve every image on the list'],
   ['u', 'undo the last change'],
   ['x', 'mark the image for naming again, or unmark it'],
-  ['?', 'these shortcuts'],
+  ['?', 'these shortcuts (Esc closes them)'],
   ['Esc', 'back to the batches'],
 ];
 
@@ -166,12 +167,17 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       ['A', () => approveAll()],
       ['u', () => undo?.run().then(() => setUndo(undefined))],
       ['x', () => toggleMark(current.id)],
-      ['?', () => setHelp(!help)],
-      ['Escape', () => (help ? setHelp(false) : onLeave())],
+      // The dialog is modal: while it is open the list is inert, and the browser closes it on Esc.
+      ['?', () => setHelp(true)],
+      ['Escape', () => onLeave()],
     ]);
     const run = keys.get(event.key);
     if (!run) return;
     event.preventDefault();
+    perform(run);
+  };
+  /** A key's or a button's action, its failure shown beside the list. */
+  const perform = (run: () => unknown) => {
     setFailure(undefined);
     void Promise.resolve().then(run).catch(setFailure);
   };
@@ -180,28 +186,28 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     <section aria-labelledby="review-title">
       <h2 id="review-title">Review the names</h2>
       {notice && <p role="status">{notice}</p>}
-      <p>
-        Press <kbd>?</kbd> for the shortcuts.{' '}
-        <label>
-          Order{' '}
-          <select value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
-            <option value="score">lowest score first</option>
-            <option value="upload">as uploaded</option>
-          </select>
-        </label>
+      <label>
+        Order{' '}
+        <select value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
+          <option value="score">lowest score first</option>
+          <option value="upload">as uploaded</option>
+        </select>
+      </label>
+      {/* The list's keys as buttons, each with its key beside its name. */}
+      <p className="actions">
+        <button
+          type="button"
+          aria-keyshortcuts="a"
+          disabled={current?.status !== 'ready'}
+          onClick={() => current && perform(() => approve(current))}
+        >
+          Approve and next <KeyHint keys="a" />
+        </button>
+        <button type="button" aria-keyshortcuts="?" onClick={() => setHelp(true)}>
+          Keyboard shortcuts <KeyHint keys="?" />
+        </button>
       </p>
-      {help && (
-        <dialog open aria-label="Keyboard shortcuts">
-          <dl>
-            {SHORTCUTS.map(([keys, what]) => (
-              <div key={keys}>
-                <dt>{keys}</dt>
-                <dd>{what}</dd>
-              </div>
-            ))}
-          </dl>
-        </dialog>
-      )}
+      <ShortcutsDialog open={help} shortcuts={SHORTCUTS} onClose={() => setHelp(false)} />
       <div className="review-layout">
         <div
           ref={listRef}
@@ -249,8 +255,13 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           <ProblemLine error={failure ?? pages.error} />
           {current && (
             <label className="inline">
-              <input type="checkbox" checked={marked.has(current.id)} onChange={() => toggleMark(current.id)} /> Mark{' '}
-              {current.filename ?? current.originalFilename} for naming again
+              <input
+                type="checkbox"
+                aria-keyshortcuts="x"
+                checked={marked.has(current.id)}
+                onChange={() => toggleMark(current.id)}
+              />{' '}
+              Mark {current.filename ?? current.originalFilename} for naming again <KeyHint keys="x" />
             </label>
           )}
           {current && <ImageDetailPanel image={current} act={act} />}

@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ShortcutsDialog } from './shortcuts-dialog';
+
+// jsdom has no showModal() or close(): the least of them (the open attribute, the close event), for this file only.
+// The top layer, inertness and Esc are the browser's, tested in Chromium (e2e/web.test.ts).
+const prototype = HTMLDialogElement.prototype;
+const own = { showModal: prototype.showModal, close: prototype.close };
+const showModal = vi.fn(function (this: HTMLDialogElement) {
+  this.setAttribute('open', '');
+});
+beforeAll(() => {
+  prototype.showModal = showModal;
+  prototype.close = function (this: HTMLDialogElement) {
+    if (!this.open) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+});
+afterAll(() => Object.assign(prototype, own));
+afterEach(cleanup);
+
+function Page({ onClose }: { onClose: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Shortcuts
+      </button>
+      <ShortcutsDialog
+        open={open}
+        shortcuts={[
+          ['a', 'approve'],
+          ['Esc', 'back'],
+        ]}
+        onClose={() => {
+          setOpen(false);
+          onClose();
+        }}
+      />
+    </>
+  );
+}
+
+describe('the shortcuts dialog', () => {
+  it('opens as a modal labelled by its title, lists the keys, and closes with its button, giving focus back', async () => {
+    const onClose = vi.fn();
+    render(<Page onClose={onClose} />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const opener = screen.getByRole('button', { name: 'Shortcuts' });
+    await userEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(showModal).toHaveBeenCalledTimes(1);
+    expect(dialog.textContent).toContain('approve');
+    expect([...dialog.querySelectorAll('dt kbd')].map((key) => key.textContent)).toEqual(['a', 'Esc']);
+
+    // The close button's name is "Close": its key hint is for the eye; assistive technology has aria-keyshortcuts.
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(close.getAttribute('aria-keyshortcuts')).toBe('Escape');
+    await userEvent.click(close);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).toBe(opener);
+
+    // Opened again after closing: the same element, shown as a modal again.
+    await userEvent.click(opener);
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBe(dialog);
+    expect(showModal).toHaveBeenCalledTimes(2);
+  });
+});
