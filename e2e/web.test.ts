@@ -71,6 +71,40 @@ async function signIn(page: import('playwright-core').Page, email: string, name:
   await page.waitForURL(`${stack.apiUrl}/`);
 }
 
+/** The parts of a DOM element the dialog checks read, in a file compiled without the DOM's types. */
+interface InPage {
+  tagName: string;
+  blur(): void;
+  matches(selector: string): boolean;
+  contains(other: unknown): boolean;
+  getBoundingClientRect(): { left: number; top: number; right: number; bottom: number };
+  ownerDocument: {
+    activeElement: InPage | null;
+    elementFromPoint(x: number, y: number): unknown;
+    documentElement: { clientWidth: number; clientHeight: number };
+  };
+}
+
+/** How a dialog stands: shown as a modal, itself drawn at its centre, inside the viewport, holding the focus. */
+function dialogState(dialog: import('playwright-core').Locator) {
+  return dialog.evaluate((element: InPage) => {
+    const box = element.getBoundingClientRect();
+    const { activeElement, documentElement: view } = element.ownerDocument;
+    const centre = element.ownerDocument.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    return {
+      modal: element.matches(':modal'),
+      atCentre: element.contains(centre),
+      inView: box.left >= 0 && box.top >= 0 && box.right <= view.clientWidth && box.bottom <= view.clientHeight,
+      focusInside: element.contains(activeElement),
+      focused: activeElement?.tagName,
+    };
+  });
+}
+
+/** Whether the element has the page's focus. */
+const hasFocus = (locator: import('playwright-core').Locator) =>
+  locator.evaluate((element: InPage) => element.ownerDocument.activeElement === element);
+
 /** The names inside a downloaded archive. */
 async function archiveListing(download: import('playwright-core').Download, name: string) {
   const saved = join(testDir('web-downloads'), name);
@@ -289,6 +323,50 @@ describe('the web app', () => {
     expect(await history.getByRole('listitem').first().textContent()).toMatch(/reverted/);
     await screenshot(page, 'review');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The shortcuts: a modal dialog drawn above the list and the detail, at a desktop's and a phone's size, closed
+    // by its button or by Esc wherever focus is, focus going back to what opened it.
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const shortcutsButton = page.getByRole('button', { name: 'Keyboard shortcuts' });
+    expect(await shortcutsButton.textContent()).toBe('Keyboard shortcuts ?');
+    expect(await page.getByRole('button', { name: 'Approve and next' }).getAttribute('aria-keyshortcuts')).toBe('a');
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await list.focus();
+      await page.keyboard.press('?');
+      await dialog.waitFor();
+      expect(await dialogState(dialog)).toEqual({
+        modal: true,
+        atCentre: true,
+        inView: true,
+        focusInside: true,
+        focused: 'BUTTON',
+      });
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await hasFocus(list)).toBe(true);
+
+      // Opened again, by `?` on a desktop and by a tap on its button on a phone. A click on the page behind it
+      // takes the focus off its button (Chromium gives it to the dialog itself), and a blur leaves it on the body:
+      // Esc still closes it, no key handler of the list involved (and the review page stays).
+      const opener = size.width > 1000 ? list : shortcutsButton;
+      if (opener === list) await page.keyboard.press('?');
+      else await shortcutsButton.click();
+      await dialog.waitFor();
+      await page.mouse.click(5, size.height - 5);
+      expect((await dialogState(dialog)).focused).toBe('DIALOG');
+      await dialog.evaluate((element: InPage) => element.blur());
+      expect((await dialogState(dialog)).focused).toBe('BODY');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await hasFocus(opener)).toBe(true);
+      expect(await page.getByRole('heading', { name: 'Review the names' }).count()).toBe(1);
+    }
+    expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
 
