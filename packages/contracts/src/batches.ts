@@ -42,12 +42,15 @@ export const Locale = SingleLineText.regex(
   /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
   'must be a BCP 47 language tag such as en or de-CH',
 ).describe('BCP 47 language tag of the names, e.g. en or de-CH.');
+/** The longest naming template and model instructions kept (the columns' limits too). */
+export const MAX_TEMPLATE_LENGTH = 200;
+export const MAX_INSTRUCTIONS_LENGTH = 500;
 /** Checked against the naming rules by the service: an unknown token or a template that can never give a valid name is `invalid_template`. */
-export const NamingTemplate = SingleLineText.max(200).describe(
+export const NamingTemplate = SingleLineText.max(MAX_TEMPLATE_LENGTH).describe(
   'A naming template: literal text and the tokens {subject}, {keywords}, {place}, {date} ({date:YYYY-MM-DD}, {date:YYYY-MM}, {date:YYYY}), {camera}, {original}, {seq} ({seq:N}); e.g. "acme-{subject}-{seq:3}".',
 );
-export const ModelInstructions = FreeText.max(500).describe(
-  'At most 500 characters for the vision model, e.g. "mention the product colour"; unused without a model.',
+export const ModelInstructions = FreeText.max(MAX_INSTRUCTIONS_LENGTH).describe(
+  `At most ${MAX_INSTRUCTIONS_LENGTH} characters for the vision model, e.g. "mention the product colour"; unused without a model.`,
 );
 /** Multipart sends a form's line breaks as CRLF: plain line breaks before the length is counted. */
 const formText = <T extends z.ZodType<unknown, string>>(schema: T) =>

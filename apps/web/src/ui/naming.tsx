@@ -1,11 +1,9 @@
-import { FilenameCheckResponse } from '@renamer/contracts';
+import { FilenameCheckResponse, MAX_INSTRUCTIONS_LENGTH, MAX_TEMPLATE_LENGTH } from '@renamer/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { ProblemLine } from './problem';
 
-/** The longest instructions the API keeps (docs/api.md). */
-export const MAX_INSTRUCTIONS = 500;
 /** Images whose names a template's preview shows. */
 export const PREVIEWED = 3;
 
@@ -84,7 +82,7 @@ export function TemplateField({
         id={id}
         ref={inputRef}
         className="wide"
-        maxLength={200}
+        maxLength={MAX_TEMPLATE_LENGTH}
         spellCheck={false}
         placeholder={placeholder}
         aria-describedby={describedBy}
@@ -118,7 +116,7 @@ export function InstructionsField({
       <label htmlFor={id}>{label}</label>
       <textarea
         id={id}
-        maxLength={MAX_INSTRUCTIONS}
+        maxLength={MAX_INSTRUCTIONS_LENGTH}
         placeholder={placeholder}
         aria-describedby={`${id}-hint`}
         value={value}
@@ -133,7 +131,7 @@ export function InstructionsField({
 
 /** How much room the instructions have left, said beside the field. */
 export const charactersLeft = (text: string) =>
-  `${MAX_INSTRUCTIONS - text.length} of ${MAX_INSTRUCTIONS} characters left`;
+  `${MAX_INSTRUCTIONS_LENGTH - text.length} of ${MAX_INSTRUCTIONS_LENGTH} characters left`;
 
 /**
  * The names a template would give the first images of a batch (POST /api/image/filename-check with

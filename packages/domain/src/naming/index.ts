@@ -29,7 +29,6 @@ export {
 export {
   acceptedTemplate,
   fixedWords,
-  MAX_TEMPLATE_LENGTH,
   type NamingTemplate,
   parsedTemplate,
   parseTemplate,

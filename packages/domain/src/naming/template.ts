@@ -1,11 +1,9 @@
-import { AppError } from '@renamer/contracts';
+import { AppError, MAX_TEMPLATE_LENGTH } from '@renamer/contracts';
 import { MAX_STEM_LENGTH, originalAsFilename } from '../filename/filename-rules';
 import { toAsciiWords } from '../filename/transliterate';
 import { isGenericWord, isReservedName } from '../filename/vocabulary';
 import { dateOf, type ImageFacts } from './image-facts';
 
-/** The longest template text accepted (the column's limit). */
-export const MAX_TEMPLATE_LENGTH = 200;
 /** `{seq:N}` pads to at most this many digits. */
 const MAX_SEQ_DIGITS = 6;
 /** Room `{subject}` needs for three plain words (`red-leather-shoes`, `horizontal-format-june`). */
