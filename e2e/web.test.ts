@@ -1,126 +1,37 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type AuthStack, photo, startAuthStack } from '@renamer/api/testing';
-import { freePort, type SpawnedService, spawnService, testDir, waitForStatus } from '@renamer/runtime/testing';
-import chromium from '@sparticuz/chromium';
-import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebIfChanged } from '../scripts/stack/web-build';
+import { photo } from '@renamer/api/testing';
+import { testDir } from '@renamer/runtime/testing';
+import { describe, expect, it } from 'vitest';
 import { readAsPage, screenshot, seriousViolations } from './support/browser';
+import {
+  archiveListing,
+  batchStatusUrl,
+  dialogState,
+  hasFocus,
+  type InPage,
+  launchBrowser,
+  OPERATOR,
+  signIn,
+  useWebApp,
+} from './support/web-app';
+import { accountCases } from './web/account';
+import { reviewCases } from './web/review';
+import { uploadCases } from './web/upload';
 
 /** The web app in a real browser (the Chromium of @sparticuz/chromium), served by the API from its own origin. */
 
-const WEB_DIR = fileURLToPath(new URL('../apps/web', import.meta.url));
-const WORKER_ENTRY = fileURLToPath(new URL('../apps/worker/src/server.ts', import.meta.url));
-const ADMIN_ENTRY = fileURLToPath(new URL('../apps/admin-api/src/server.ts', import.meta.url));
-const OPERATOR = 'ops@renamer.test';
-
-let stack: AuthStack;
-let worker: SpawnedService;
-let adminApi: SpawnedService;
-let browser: Browser;
-/** One browser context for the file: this Chromium runs single-process, and closing a context ends it. */
-let context: BrowserContext;
-
-beforeAll(async () => {
-  await buildWebIfChanged(WEB_DIR);
-  // Its own database: the worker beside it acts on every row it finds.
-  const [workerPort, adminPort] = [await freePort(), await freePort()];
-  stack = await startAuthStack({
-    name: 'web-app',
-    isolatedDatabase: true,
-    adminEmails: OPERATOR,
-    apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist`, ADMIN_API_URL: `http://127.0.0.1:${adminPort}` },
-  });
-  worker = spawnService(WORKER_ENTRY, { ...stack.serviceEnv, WORKER_PORT: String(workerPort) });
-  adminApi = spawnService(ADMIN_ENTRY, {
-    ...stack.serviceEnv,
-    ADMIN_API_PORT: String(adminPort),
-    METRICS_TARGETS: `api=${stack.apiUrl}/metrics,worker=http://127.0.0.1:${workerPort}/metrics`,
-  });
-  await Promise.all([
-    waitForStatus(worker, `http://127.0.0.1:${workerPort}/health/ready`, 200, 60_000),
-    waitForStatus(adminApi, `http://127.0.0.1:${adminPort}/health/ready`, 200, 60_000),
-  ]);
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args });
-  // This machine's POSIX locale (`en-US@posix`) is no browser's: Intl refuses it.
-  context = await browser.newContext({ locale: 'en-US' });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([worker?.stop(), adminApi?.stop()]);
-  await stack?.close();
-});
-
-/** The status endpoint of the batch under review, read from the page's address. */
-async function batchStatusUrl(page: import('playwright-core').Page) {
-  const batchId = new URL(page.url()).pathname.split('/').pop();
-  return `/api/batch/${batchId}/status`;
-}
-
-/** Signs in at the development provider from the app's own "Sign in" link. */
-async function signIn(page: import('playwright-core').Page, email: string, name: string) {
-  await page.goto(`${stack.apiUrl}/`);
-  await page.getByRole('link', { name: 'Sign in' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Display name').fill(name);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${stack.apiUrl}/`);
-}
-
-/** The parts of a DOM element the dialog checks read, in a file compiled without the DOM's types. */
-interface InPage {
-  tagName: string;
-  blur(): void;
-  matches(selector: string): boolean;
-  contains(other: unknown): boolean;
-  getBoundingClientRect(): { left: number; top: number; right: number; bottom: number };
-  ownerDocument: {
-    activeElement: InPage | null;
-    elementFromPoint(x: number, y: number): unknown;
-    documentElement: { clientWidth: number; clientHeight: number };
-  };
-}
-
-/** How a dialog stands: shown as a modal, itself drawn at its centre, inside the viewport, holding the focus. */
-function dialogState(dialog: import('playwright-core').Locator) {
-  return dialog.evaluate((element: InPage) => {
-    const box = element.getBoundingClientRect();
-    const { activeElement, documentElement: view } = element.ownerDocument;
-    const centre = element.ownerDocument.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
-    return {
-      modal: element.matches(':modal'),
-      atCentre: element.contains(centre),
-      inView: box.left >= 0 && box.top >= 0 && box.right <= view.clientWidth && box.bottom <= view.clientHeight,
-      focusInside: element.contains(activeElement),
-      focused: activeElement?.tagName,
-    };
-  });
-}
-
-/** Whether the element has the page's focus. */
-const hasFocus = (locator: import('playwright-core').Locator) =>
-  locator.evaluate((element: InPage) => element.ownerDocument.activeElement === element);
-
-/** The names inside a downloaded archive. */
-async function archiveListing(download: import('playwright-core').Download, name: string) {
-  const saved = join(testDir('web-downloads'), name);
-  await download.saveAs(saved);
-  return execFileSync('unzip', ['-Z1', saved], { encoding: 'utf8' }).trim().split('\n');
-}
+const app = useWebApp();
 
 describe('the web app', () => {
   it('signs a person in through the provider, shows their plan, and makes, shows once and revokes an API key', async () => {
-    const page = await context.newPage();
+    const page = await app.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
-    await page.goto(`${stack.apiUrl}/`);
+    await page.goto(`${app.stack.apiUrl}/`);
     await screenshot(page, 'sign-in');
-    await signIn(page, 'ada@renamer.test', 'Ada');
+    await signIn(app, page, 'ada@renamer.test', 'Ada');
     await page.getByRole('link', { name: 'Account' }).click();
     await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Ada');
     await expect.poll(() => page.getByText(/Basic: 0 of 50 images used this month/).count()).toBe(1);
@@ -131,7 +42,7 @@ describe('the web app', () => {
     const key = await page.getByTestId('new-api-key').textContent();
     expect(key).toMatch(/^rn_/);
     await screenshot(page, 'account');
-    const asScript = () => fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+    const asScript = () => fetch(`${app.stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(await (await asScript()).json()).toMatchObject({ displayName: 'Ada' });
     await expect
       .poll(() => page.getByRole('list', { name: 'Your API keys' }).getByText('laptop script').count())
@@ -147,13 +58,13 @@ describe('the web app', () => {
   });
 
   it('runs under the API’s own Content-Security-Policy and fits a phone’s width without horizontal scrolling', async () => {
-    const page = await context.newPage();
+    const page = await app.context.newPage();
     await page.setViewportSize({ width: 375, height: 740 });
     const refused: string[] = [];
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) refused.push(message.text());
     });
-    await page.goto(`${stack.apiUrl}/account`);
+    await page.goto(`${app.stack.apiUrl}/account`);
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(refused).toEqual([]);
     expect(
@@ -167,8 +78,8 @@ describe('the web app', () => {
   });
 
   it('uploads photos picked in the page, counts them in the quota, skips those already uploaded, and shows the batch finish live', async () => {
-    const page = await context.newPage();
-    await page.goto(`${stack.apiUrl}/`);
+    const page = await app.context.newPage();
+    await page.goto(`${app.stack.apiUrl}/`);
     const files = await Promise.all(
       [301, 302].map(async (seed) => ({
         name: `IMG_${seed}.JPG`,
@@ -230,10 +141,7 @@ describe('the web app', () => {
     await expect.poll(() => batchKeywords.getByRole('listitem').count()).toBe(3);
     await page.getByRole('button', { name: 'Remove red shoes' }).click();
     await expect.poll(() => batchKeywords.getByRole('listitem').count()).toBe(2);
-    const status = (await page.evaluate(
-      async (batchUrl) => (await fetch(batchUrl)).json(),
-      await batchStatusUrl(page),
-    )) as {
+    const status = (await page.evaluate(async (batchUrl) => (await fetch(batchUrl)).json(), batchStatusUrl(page))) as {
       keywords: string[];
     };
     expect(status.keywords).toHaveLength(2);
@@ -253,7 +161,7 @@ describe('the web app', () => {
   }, 90_000);
 
   it('uploads a picked folder and follows the batch on the same page: names as they come, Approve all, and a ZIP whose contents are listed beside its options', async () => {
-    const page = await context.newPage();
+    const page = await app.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const folder = join(testDir('web-folder'), 'summer-shoot');
@@ -261,7 +169,7 @@ describe('the web app', () => {
     for (const seed of [311, 312, 313]) writeFileSync(join(folder, `IMG_${seed}.JPG`), await photo('jpeg', seed));
     writeFileSync(join(folder, '.DS_Store'), 'not a photo');
 
-    await page.goto(`${stack.apiUrl}/`);
+    await page.goto(`${app.stack.apiUrl}/`);
     await page.getByLabel('A folder').setInputFiles(folder);
     await page.getByLabel('Keywords (comma-separated, they lead the names)').fill('linen dress');
     // The hidden file is left out.
@@ -371,8 +279,8 @@ describe('the web app', () => {
   }, 90_000);
 
   it('says plainly that payments are not set up on a server without Stripe, and keeps the plan and quota in view', async () => {
-    const page = await context.newPage();
-    await page.goto(`${stack.apiUrl}/plans`);
+    const page = await app.context.newPage();
+    await page.goto(`${app.stack.apiUrl}/plans`);
     await page.getByText('Payments are not set up on this server').waitFor();
     await expect.poll(() => page.getByText(/^Basic: \d+ of 50 images used this month\.$/).count()).toBe(1);
     expect(await page.getByRole('button', { name: /Upgrade/ }).count()).toBe(0);
@@ -382,22 +290,19 @@ describe('the web app', () => {
   });
 
   it('keeps the admin dashboard for admins: a person is told it is not for them; an operator whose browser reports the language en-US@posix sees every page and the chart, analytics, changes a plan, bans (and the person’s open page is signed out at once), flips a flag, pauses a queue and finds it all in the audit log', async () => {
-    const adasPage = await context.newPage();
-    await adasPage.goto(`${stack.apiUrl}/admin`);
+    const adasPage = await app.context.newPage();
+    await adasPage.goto(`${app.stack.apiUrl}/admin`);
     await adasPage.getByText("This page is for the service's operators").waitFor();
     expect(await adasPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
 
     // The operator in a browser of their own: this Chromium keeps one cookie store for all its contexts. It reports
     // the language a POSIX-locale desktop or a headless browser does, `en-US@posix`, which Intl refuses: the app
     // formats with a tag Intl takes instead (apps/web/src/ui/locale.ts), the dashboard's chart library included.
-    const operatorsBrowser = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: chromium.args,
-    });
+    const operatorsBrowser = await launchBrowser();
     const page = await (await operatorsBrowser.newContext({ locale: 'en-US@posix' })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await signIn(page, OPERATOR, 'Operator');
+    await signIn(app, page, OPERATOR, 'Operator');
     const reported = await page.evaluate(() => {
       const { navigator } = globalThis as unknown as { navigator: object };
       // The browser's own getter: the app shadows navigator.language with a tag Intl takes.
@@ -508,3 +413,7 @@ describe('the web app', () => {
     await operatorsBrowser.close();
   }, 90_000);
 });
+
+reviewCases(app);
+uploadCases(app);
+accountCases(app);
