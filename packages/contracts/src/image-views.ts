@@ -12,6 +12,17 @@ export type FilenameSource = z.infer<typeof FilenameSource>;
 
 export const ImageIdParams = z.object({ imageId: z.uuid() });
 
+/** The sizes an image's preview comes in; what each is in pixels is @renamer/imaging's `PREVIEW_EDGES`. */
+export const PREVIEW_SIZES = ['small', 'large'] as const;
+export const PreviewSize = z.enum(PREVIEW_SIZES);
+export type PreviewSize = z.infer<typeof PreviewSize>;
+
+export const ImagePreviewQuery = z.object({
+  size: PreviewSize.default('small').describe(
+    '`small`: 512 px on the long side at most; `large`: 1600 px at most, made on the first request and stored.',
+  ),
+});
+
 /** An image as its owner sees it. `metadata` is null until the image has been analysed. */
 export const ImageView = z.object({
   id: z.uuid(),

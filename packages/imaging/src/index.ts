@@ -12,7 +12,7 @@ export {
   sniffImageType,
 } from './image-types';
 export { inspectImageSafety, type SafetyOptions, type SafetyRefusal, type SafetyResult } from './inspect-image-safety';
-export { encodePreview, PREVIEW_CONTENT_TYPE, PREVIEW_EDGE_PX, previewOfFile } from './preview';
+export { encodePreview, PREVIEW_CONTENT_TYPE, PREVIEW_EDGE_PX, PREVIEW_EDGES, previewOfFile } from './preview';
 export { TRAILING_SLACK_BYTES } from './single-format-check';
 export { type SpooledFile, type SpoolOptions, type SpoolResult, spoolToTempFile } from './spool-to-temp-file';
 export { openUprightImage, type UprightImage, type UprightImageOptions } from './upright-image';
