@@ -61,25 +61,28 @@ async function storedObject(key: string, ageMs: number) {
 const exists = async (key: string) => (await fixture.store.stat(key)) !== null;
 
 describe('orphaned-objects', () => {
-  it('removes originals and previews no image references once they are an hour old, and nothing else', async () => {
+  it('removes originals and previews (small and large) no image references once they are an hour old, and nothing else', async () => {
     const { user, images } = await fixture.uploadBatch([{ name: 'a.png', bytes: Buffer.from('a') }]);
     const image = images[0]!;
     await utimes(join(fixture.workDir, 'objects', ...image.storageKey.split('/')), new Date(0), new Date(0));
     const referencedPreview = await storedObject(previewObjectKey(user.id, image.id), 2 * HOUR);
+    const referencedLarge = await storedObject(previewObjectKey(user.id, image.id, 'large'), 2 * HOUR);
     const orphanOriginal = await storedObject(imageObjectKey(user.id, randomUUID()), 2 * HOUR);
     const orphanPreview = await storedObject(previewObjectKey(user.id, randomUUID()), 2 * HOUR);
+    const orphanLarge = await storedObject(previewObjectKey(user.id, randomUUID(), 'large'), 2 * HOUR);
     const inFlight = await storedObject(imageObjectKey(user.id, randomUUID()), 10 * 60 * 1000);
     const unknownShape = await storedObject(`users/${user.id}/notes/readme.txt`, 2 * HOUR);
 
     const dryRun = await tasks().run('orphaned-objects', { dryRun: true });
-    expect(dryRun).toMatchObject({ task: 'orphaned-objects', removed: 2, dryRun: true });
-    expect(dryRun.sample?.sort()).toEqual([orphanOriginal, orphanPreview].sort());
+    expect(dryRun).toMatchObject({ task: 'orphaned-objects', removed: 3, dryRun: true });
+    expect(dryRun.sample?.sort()).toEqual([orphanOriginal, orphanPreview, orphanLarge].sort());
     expect(await exists(orphanOriginal)).toBe(true);
 
-    expect(await tasks().run('orphaned-objects', { dryRun: false })).toMatchObject({ removed: 2, dryRun: false });
+    expect(await tasks().run('orphaned-objects', { dryRun: false })).toMatchObject({ removed: 3, dryRun: false });
     expect(await exists(orphanOriginal)).toBe(false);
     expect(await exists(orphanPreview)).toBe(false);
-    for (const kept of [image.storageKey, referencedPreview, inFlight, unknownShape])
+    expect(await exists(orphanLarge)).toBe(false);
+    for (const kept of [image.storageKey, referencedPreview, referencedLarge, inFlight, unknownShape])
       expect(await exists(kept)).toBe(true);
 
     expect(await tasks().run('orphaned-objects', { dryRun: false })).toMatchObject({ removed: 0 });

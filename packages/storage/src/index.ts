@@ -17,7 +17,7 @@ export {
   objectKey,
   objectKeyProblem,
 } from './keys';
-export { imageObjectKey, previewObjectKey, userObjectPrefix } from './layout';
+export { imageObjectKey, type PreviewObjectSize, previewObjectKey, userObjectPrefix } from './layout';
 export type {
   ByteRange,
   DownloadUrl,
