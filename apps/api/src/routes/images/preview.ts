@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { principalOf } from '@renamer/auth';
-import { ImageIdParams } from '@renamer/contracts';
+import { ImageIdParams, ImagePreviewQuery } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,15 +26,18 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
       schema: {
         tags: ['images'],
         operationId: 'getImagePreview',
-        summary: 'An image’s preview: WebP, upright, 512 px on the long side at most, without metadata',
+        summary:
+          'An image’s preview: WebP, upright, 512 px (large: 1600 px) on the long side at most, without metadata',
         params: ImageIdParams,
+        querystring: ImagePreviewQuery,
         // Loose: the other headers stay as they came.
         headers: z.looseObject({
           'if-none-match': z.string().max(1024).optional().describe('The `ETag` of the copy the client holds.'),
         }),
         response: {
           200: {
-            description: 'The preview (made from the original first, when the analysis has not stored one).',
+            description:
+              'The preview (made from the original first, when the analysis has not stored one; a large one on its first request).',
             content: { 'image/webp': { schema: PreviewBytes } },
           },
           304: z.null().describe('The copy named by `If-None-Match` is current; no body.'),
@@ -46,6 +49,7 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
       const { etag, contentType, body } = await previews.preview(
         principalOf(request).user.id,
         request.params.imageId,
+        request.query.size,
         request.headers['if-none-match'],
         request.log,
       );

@@ -1,4 +1,10 @@
-import { AppError, type BatchStatus, type BatchStatusResponse, emptyImageStatusCounts } from '@renamer/contracts';
+import {
+  AppError,
+  type BatchStatus,
+  type BatchStatusResponse,
+  emptyImageStatusCounts,
+  PREVIEW_SIZES,
+} from '@renamer/contracts';
 import type { BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
 import {
   acceptedTemplate,
@@ -182,13 +188,13 @@ export function createBatchService(deps: BatchServiceDeps) {
       return view ?? this.status(userId, batchId);
     },
 
-    /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects (originals and previews). */
+    /** Cancels what still runs (broadcast like any cancel), then removes the rows and the stored objects (originals and previews of every size). */
     async delete(userId: string, batchId: string, log: CallLog) {
       const batch = await ownBatch(userId, batchId);
       if (isCancellable(batch.status)) await cancelRunning(batchId);
       const keys = (await deps.images.listAllByBatch(batchId)).flatMap((image) => [
         image.storageKey,
-        previewObjectKey(image.userId, image.id),
+        ...PREVIEW_SIZES.map((size) => previewObjectKey(image.userId, image.id, size)),
       ]);
       if (!(await deps.batches.delete(batchId, userId))) throw notFound();
       await deps.store.deleteMany(keys).catch((err) => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '@renamer/contracts';
+import { AppError, type PreviewSize } from '@renamer/contracts';
 import type { Image, ImageRepository } from '@renamer/db';
 import { FORMAT_OF_TYPE, isImageMimeType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
@@ -19,11 +19,15 @@ export interface ImagePreviewServiceDeps {
 /** Bumped when the preview's encoding changes, so that browsers holding an older one fetch it again. */
 const PREVIEW_VERSION = 1;
 
+/** In the `ETag`, so that a copy of one size never validates a request for the other. */
+const ETAG_SIZE_MARK = { small: 'p', large: 'l' } as const satisfies Record<PreviewSize, string>;
+
 /**
- * A preview is made from the original alone, which never changes, so the image's checksum names it. Weak:
- * the worker's preview and one made on demand show the same picture but need not be the same bytes.
+ * A preview is made from the original alone, which never changes, so the image's checksum and the size name
+ * it. Weak: the worker's preview and one made on demand show the same picture but need not be the same bytes.
  */
-const etagOf = (image: Image) => `W/"${image.checksum.slice(0, 32)}-p${PREVIEW_VERSION}"`;
+const etagOf = (image: Image, size: PreviewSize) =>
+  `W/"${image.checksum.slice(0, 32)}-${ETAG_SIZE_MARK[size]}${PREVIEW_VERSION}"`;
 
 export interface ImagePreview {
   etag: string;
@@ -36,22 +40,23 @@ const noSuchImage = () => new AppError('not_found', 'No such image.');
 const undecodable = () => new AppError('undecodable_image', 'The image cannot be decoded, so it has no preview.');
 
 /**
- * An image's preview for its owner: the one the analysis stored, or, for an image analysed before previews
- * existed or not analysed yet, one made from the original once and stored for the next request. Requests
- * that arrive while one is being made wait for it instead of making it again.
+ * An image's preview of a size for its owner. Small: the one the analysis stored, or, for an image analysed
+ * before previews existed or not analysed yet, one made from the original once and stored for the next request.
+ * Large: always made that way, on the first request for it (the analysis decodes too small for it). Requests
+ * that arrive while a preview is being made wait for it instead of making it again.
  */
 export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
   const making = new Map<string, Promise<Buffer>>();
 
-  async function makeFromOriginal(image: Image, key: string, log: CallLog): Promise<Buffer> {
+  async function makeFromOriginal(image: Image, size: PreviewSize, key: string, log: CallLog): Promise<Buffer> {
     const format = image.metadata?.format ?? (isImageMimeType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null);
     if (!format) throw undecodable();
     const dir = await mkdtemp(join(deps.tmpDir, 'renamer-preview-'));
     try {
       const path = join(dir, 'original');
       await pipeline(await deps.store.get(image.storageKey), createWriteStream(path, { mode: 0o600 }));
-      const webp = await previewOfFile(path, format).catch((err: unknown) => {
-        log.warn({ err, imageId: image.id }, 'no preview: the original could not be decoded');
+      const webp = await previewOfFile(path, format, size).catch((err: unknown) => {
+        log.warn({ err, imageId: image.id, size }, 'no preview: the original could not be decoded');
         throw undecodable();
       });
       await deps.store.put(key, Readable.from([webp]), { size: webp.length, contentType: PREVIEW_CONTENT_TYPE });
@@ -63,29 +68,36 @@ export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
     }
   }
 
-  function makeOnce(image: Image, key: string, log: CallLog): Promise<Buffer> {
+  /** Keyed by the object's key, which names the image and the size. */
+  function makeOnce(image: Image, size: PreviewSize, key: string, log: CallLog): Promise<Buffer> {
     let made = making.get(key);
     if (!made) {
-      made = makeFromOriginal(image, key, log).finally(() => making.delete(key));
+      made = makeFromOriginal(image, size, key, log).finally(() => making.delete(key));
       making.set(key, made);
     }
     return made;
   }
 
   return {
-    async preview(userId: string, imageId: string, ifNoneMatch: string | undefined, log: CallLog) {
+    async preview(
+      userId: string,
+      imageId: string,
+      size: PreviewSize,
+      ifNoneMatch: string | undefined,
+      log: CallLog,
+    ): Promise<ImagePreview> {
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
-      const served: ImagePreview = { etag: etagOf(image), contentType: PREVIEW_CONTENT_TYPE };
+      const served: ImagePreview = { etag: etagOf(image, size), contentType: PREVIEW_CONTENT_TYPE };
       if (ifNoneMatch && matchesEtag(ifNoneMatch, served.etag)) return served;
-      const key = previewObjectKey(userId, imageId);
+      const key = previewObjectKey(userId, imageId, size);
       try {
         return { ...served, body: await deps.store.get(key) };
       } catch (error) {
         if (!(error instanceof ObjectNotFoundError)) throw error;
       }
-      log.info({ imageId }, 'preview missing: made from the original');
-      return { ...served, body: await makeOnce(image, key, log) };
+      log.info({ imageId, size }, 'preview missing: made from the original');
+      return { ...served, body: await makeOnce(image, size, key, log) };
     },
   };
 }
