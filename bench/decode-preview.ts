@@ -1,9 +1,9 @@
 /**
  * Decode + preview cost per format: what the worker does per image (open upright, decode to the analysis size,
  * flatten for the analysis pixels, encode the WebP preview from the same decode) and what the API does for a
- * missing preview (open upright for 512 px, encode). One image at a time, in this process; prints the median
- * and p90 of each over `--runs`, and the RSS afterwards, and appends one dated row per file to docs/benchmarks.md
- * ("Decode and preview per format").
+ * missing preview (open upright for 512 px, encode) and for a large one on demand (open upright for 1600 px,
+ * encode). One image at a time, in this process; prints the median and p90 of each over `--runs`, and the RSS
+ * afterwards, and appends one dated row per file to docs/benchmarks.md ("Decode and preview per format").
  *
  *   npm run bench -- decode-preview [--runs=9]
  *
@@ -103,16 +103,30 @@ for (const [label, path, format] of files) {
     await workerPath(path, format);
     const analysis = await timed(() => workerPath(path, format));
     const onDemand = await timed(() => previewOfFile(path, format));
-    const row = [label, fmt(analysis.median, 0), fmt(analysis.p90, 0), fmt(onDemand.median, 0), fmt(onDemand.p90, 0)];
+    const large = await timed(() => previewOfFile(path, format, 'large'));
+    const row = [label, ...[analysis, onDemand, large].flatMap(({ median, p90 }) => [fmt(median, 0), fmt(p90, 0)])];
     rows.push(row);
     const { code, cpus } = machine();
     appendBenchmarkRow(RESULTS_HEADING, [new Date().toISOString().slice(0, 10), code, String(cpus), ...row]);
   } catch (error) {
-    rows.push([label, `not opened: ${(error as Error).message.slice(0, 60)}`, '', '', '']);
+    rows.push([label, `not opened: ${(error as Error).message.slice(0, 60)}`, '', '', '', '', '']);
   }
 }
 log(`decode + preview, ${runs} runs each, ms`);
-log(table(['file', 'analysis decode + preview, median', 'p90', 'preview on demand, median', 'p90'], rows));
+log(
+  table(
+    [
+      'file',
+      'analysis decode + preview, median',
+      'p90',
+      'preview on demand, median',
+      'p90',
+      'large on demand, median',
+      'p90',
+    ],
+    rows,
+  ),
+);
 log(`RSS afterwards: ${mib(process.memoryUsage().rss)} MiB`);
 await closeCameraDecoding();
 await rm(dir, { recursive: true, force: true });
