@@ -49,6 +49,7 @@ describe('the web app', () => {
       .toBe(1);
 
     await page.getByRole('button', { name: 'Revoke laptop script' }).click();
+    await page.getByRole('dialog', { name: 'Revoke “laptop script”?' }).getByRole('button', { name: 'Revoke' }).click();
     await expect
       .poll(() => page.getByRole('list', { name: 'Your API keys' }).getByText('laptop script').count())
       .toBe(0);

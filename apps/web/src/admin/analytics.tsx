@@ -102,14 +102,20 @@ function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
       daily.map((day) => day.batches),
       daily.map((day) => day.newUsers),
     ];
+    // The axes and the first two series in the visual system's colours, light or dark as the page is.
+    const style = getComputedStyle(element);
+    const ink = style.color;
+    const grid = style.getPropertyValue('--border').trim() || 'rgba(0,0,0,0.1)';
+    const axis = { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } };
     const chart = new uPlot(
       {
         width: element.clientWidth || 600,
         height: 240,
+        axes: [axis, axis],
         series: [
           {},
-          { label: 'Images', stroke: '#1d4ed8' },
-          { label: 'Failed', stroke: '#b91c1c' },
+          { label: 'Images', stroke: style.getPropertyValue('--accent').trim() || '#1d4ed8' },
+          { label: 'Failed', stroke: style.getPropertyValue('--danger').trim() || '#b91c1c' },
           { label: 'Batches', stroke: '#047857' },
           { label: 'New users', stroke: '#7c3aed' },
         ],

@@ -47,6 +47,13 @@ export function AuditLogSection() {
         </label>
       </p>
       <ProblemLine error={entries.error} />
+      {entries.data?.pages[0]?.items.length === 0 && (
+        <p className="empty">
+          {filter.action || filter.targetId
+            ? 'No audit entry matches these filters.'
+            : 'The audit log is empty: no admin has changed anything yet.'}
+        </p>
+      )}
       <ul aria-label="Audit entries">
         {entries.data?.pages
           .flatMap((page) => page.items)
@@ -63,7 +70,7 @@ export function AuditLogSection() {
           ))}
       </ul>
       {entries.hasNextPage && (
-        <button type="button" onClick={() => entries.fetchNextPage()}>
+        <button type="button" className="secondary" onClick={() => entries.fetchNextPage()}>
           Older entries
         </button>
       )}

@@ -22,6 +22,7 @@ export function FeatureFlagsSection() {
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Feature flags</h2>
       <ProblemLine error={flags.error ?? set.error} />
+      {flags.data?.items.length === 0 && <p className="empty">No feature flag.</p>}
       <ul aria-label="Feature flags">
         {flags.data?.items.map((flag) => (
           <li key={flag.key}>

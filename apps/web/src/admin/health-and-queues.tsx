@@ -63,6 +63,7 @@ export function HealthAndQueuesSection() {
           ))}
         </ul>
       )}
+      {queues.data?.items.length === 0 && <p className="empty">No queue.</p>}
       {queues.data?.items.map((queue) => (
         <QueuePanel key={queue.name} queue={queue} />
       ))}
@@ -115,7 +116,7 @@ function QueuePanel({ queue }: { queue: z.infer<typeof QueueView> }) {
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => clean.mutate()}>
+        <button type="button" className="danger" onClick={() => clean.mutate()}>
           Clean {queue.name}
         </button>
         <button type="button" onClick={() => setShowFailed(!showFailed)} aria-expanded={showFailed}>
@@ -147,7 +148,7 @@ function FailedJobs({ queue }: { queue: string }) {
   return (
     <>
       <ProblemLine error={failed.error ?? retry.error} />
-      {failed.data?.total === 0 && <p>No failed job.</p>}
+      {failed.data?.total === 0 && <p className="empty">No failed job.</p>}
       <ul aria-label={`Failed jobs of ${queue}`}>
         {failed.data?.items.map((job) => (
           <li key={job.id}>

@@ -50,7 +50,7 @@ export function LogsSection() {
         </label>
       </p>
       <ProblemLine error={logs.error} />
-      {logs.data?.items.length === 0 && <p>Nothing logged at this level.</p>}
+      {logs.data?.items.length === 0 && <p className="empty">Nothing logged at this level.</p>}
       <ul aria-label="Log lines" className="logs">
         {logs.data?.items.map((entry) => (
           <li key={entry.id}>

@@ -28,7 +28,7 @@ export function PaymentsSection() {
         ))}
       </select>
       <ProblemLine error={payments.error} />
-      {payments.data?.items.length === 0 && <p>No payment.</p>}
+      {payments.data?.items.length === 0 && <p className="empty">No payment.</p>}
       <ul aria-label="Payments">
         {payments.data?.items.map((payment) => (
           <PaymentRow key={payment.id} payment={payment} />

@@ -51,7 +51,7 @@ export function UsersSection() {
           </li>
         ))}
       </ul>
-      {users.data?.items.length === 0 && <p>Nobody matches.</p>}
+      {users.data?.items.length === 0 && <p className="empty">Nobody matches.</p>}
       {selected && <UserDetail userId={selected} />}
     </section>
   );
@@ -144,7 +144,7 @@ function BanForm({ user, onBan, onUnban }: { user: AdminUser; onBan: (reason: st
     return (
       <p>
         Banned {formatTime(user.bannedAt)}: {user.banReason}{' '}
-        <button type="button" onClick={onUnban}>
+        <button type="button" className="secondary" onClick={onUnban}>
           Unban
         </button>
       </p>

@@ -2,7 +2,7 @@
 import type { Profile } from '@renamer/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { AccountPage } from './account';
 
@@ -17,6 +17,21 @@ const PROFILE: Profile = {
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 
+// jsdom has no showModal() or close(): the least of them (the open attribute, the close event), for this file only.
+// The top layer and inertness are the browser's, checked in Chromium (e2e/web/account.ts).
+const prototype = HTMLDialogElement.prototype;
+const own = { showModal: prototype.showModal, close: prototype.close };
+beforeAll(() => {
+  prototype.showModal = function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  prototype.close = function (this: HTMLDialogElement) {
+    if (!this.open) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+});
+afterAll(() => Object.assign(prototype, own));
 afterEach(cleanup);
 
 describe('the naming defaults on the account page', () => {
@@ -53,5 +68,95 @@ describe('the naming defaults on the account page', () => {
         instructions: null,
       }),
     );
+  });
+});
+
+describe('the API keys on the account page', () => {
+  const KEY = {
+    id: '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    name: 'laptop script',
+    prefix: 'rn_ab12',
+    createdAt: '2026-11-02T00:00:00.000Z',
+    expiresAt: null,
+  };
+
+  it('says when there is no key, asks before revoking (naming the key), keeps it on "Keep it", and on "Revoke" revokes it and hides its secret', async () => {
+    let keys: (typeof KEY & { lastUsedAt: string | null })[] = [];
+    const { sent } = fakeApi({
+      'GET /api/auth/api-keys': () => ({ json: { items: keys, nextCursor: null } }),
+      'POST /api/auth/api-keys': () => {
+        keys = [{ ...KEY, lastUsedAt: null }];
+        return { json: { ...KEY, key: 'rn_ab12-the-secret' } };
+      },
+      [`DELETE /api/auth/api-keys/${KEY.id}`]: () => {
+        keys = [];
+        return { json: null };
+      },
+    });
+    renderWithQueries(<AccountPage profile={PROFILE} />);
+    const user = userEvent.setup();
+    expect((await screen.findByText(/No API key yet/)).className).toBe('empty');
+
+    await user.type(screen.getByLabelText('Name of a new key'), 'laptop script');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect((await screen.findByTestId('new-api-key')).textContent).toBe('rn_ab12-the-secret');
+    const revokeButton = await screen.findByRole('button', { name: 'Revoke laptop script' });
+    expect(revokeButton.className).toBe('danger');
+    expect(screen.queryByText(/No API key yet/)).toBeNull();
+
+    // Asked first: nothing is sent until "Revoke" in the dialog.
+    await user.click(revokeButton);
+    const dialog = screen.getByRole('dialog', { name: 'Revoke “laptop script”?' });
+    expect(dialog.textContent).toContain('Scripts using it stop working at once.');
+    expect(screen.getByRole('button', { name: 'Keep it' }).className).toBe('secondary');
+    await user.click(screen.getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent.some((request) => request.method === 'DELETE')).toBe(false);
+    expect(screen.getByTestId('new-api-key')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Revoke laptop script' }));
+    const revoke = screen.getByRole('button', { name: 'Revoke' });
+    expect(revoke.className).toBe('danger');
+    await user.click(revoke);
+    await waitFor(() => expect(sent.filter((request) => request.method === 'DELETE')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByTestId('new-api-key')).toBeNull());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByText(/No API key yet/)).toBeTruthy();
+  });
+
+  it('keeps a newer key’s secret on view when an older key is revoked', async () => {
+    const older = { ...KEY, id: '6d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a', name: 'old script', lastUsedAt: null };
+    let keys = [older];
+    fakeApi({
+      'GET /api/auth/api-keys': () => ({ json: { items: keys, nextCursor: null } }),
+      'POST /api/auth/api-keys': () => {
+        keys = [...keys, { ...KEY, lastUsedAt: null }];
+        return { json: { ...KEY, key: 'rn_ab12-the-secret' } };
+      },
+      [`DELETE /api/auth/api-keys/${older.id}`]: () => {
+        keys = keys.filter((key) => key.id !== older.id);
+        return { json: null };
+      },
+    });
+    renderWithQueries(<AccountPage profile={PROFILE} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Name of a new key'), 'laptop script');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    await screen.findByTestId('new-api-key');
+    await user.click(await screen.findByRole('button', { name: 'Revoke old script' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Revoke old script' })).toBeNull());
+    expect(screen.getByTestId('new-api-key').textContent).toBe('rn_ab12-the-secret');
+  });
+
+  it('marks the account’s deletion as the danger it is', async () => {
+    fakeApi({ 'GET /api/auth/api-keys': { json: { items: [], nextCursor: null } } });
+    renderWithQueries(<AccountPage profile={PROFILE} />);
+    const user = userEvent.setup();
+    const start = screen.getByRole('button', { name: 'Delete the account…' });
+    expect(start.className).toBe('danger');
+    await user.click(start);
+    expect(screen.getByRole('button', { name: 'Delete everything' }).className).toBe('danger');
+    expect(screen.getByRole('button', { name: 'Keep my account' }).className).toBe('secondary');
   });
 });

@@ -8,7 +8,7 @@ import {
   QuotaResponse,
 } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
 import { InstructionsField, TemplateField, TemplateHelp } from '../ui/naming';
@@ -30,7 +30,7 @@ export function AccountPage({ profile }: { profile: Profile }) {
       <QuotaSection />
       <ApiKeysSection />
       <DeleteAccountSection />
-      <button type="button" onClick={() => signOut.mutate()}>
+      <button type="button" className="secondary" onClick={() => signOut.mutate()}>
         Sign out
       </button>
     </>
@@ -132,6 +132,8 @@ function ApiKeysSection() {
   const queries = useQueryClient();
   const nameId = useId();
   const [name, setName] = useState('');
+  // The key whose revocation is being asked about, if any.
+  const [asking, setAsking] = useState<{ id: string; name: string } | undefined>();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api('/api/auth/api-keys', ApiKeyList) });
   const refresh = () => queries.invalidateQueries({ queryKey: ['api-keys'] });
   const create = useMutation({
@@ -143,7 +145,11 @@ function ApiKeysSection() {
   });
   const revoke = useMutation({
     mutationFn: (id: string) => api(`/api/auth/api-keys/${id}`, Nothing, { method: 'DELETE' }),
-    onSuccess: refresh,
+    onSuccess: (_, id) => {
+      // A revoked key's secret is of no use to anyone: it is shown no longer.
+      if (create.data?.id === id) create.reset();
+      void refresh();
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -161,6 +167,8 @@ function ApiKeysSection() {
         </button>
       </form>
       {create.data && <NewKey secret={create.data.key} />}
+      <ProblemLine error={revoke.error} />
+      {keys.data?.items.length === 0 && <p className="empty">No API key yet: name one above to make it.</p>}
       <ul aria-label="Your API keys">
         {keys.data?.items.map((key) => (
           <li key={key.id}>
@@ -168,13 +176,80 @@ function ApiKeysSection() {
               {key.name} <code>{key.prefix}…</code>, created {new Date(key.createdAt).toLocaleDateString()}
               {key.lastUsedAt ? `, last used ${new Date(key.lastUsedAt).toLocaleDateString()}` : ', never used'}
             </span>
-            <button type="button" onClick={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
+            <button type="button" className="danger" onClick={() => setAsking(key)} aria-label={`Revoke ${key.name}`}>
               Revoke
             </button>
           </li>
         ))}
       </ul>
+      {asking && (
+        <ConfirmDialog
+          title={`Revoke “${asking.name}”?`}
+          consequence="Scripts using it stop working at once."
+          confirm="Revoke"
+          keep="Keep it"
+          onConfirm={() => revoke.mutate(asking.id)}
+          onClose={() => setAsking(undefined)}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * Asks before something that cannot be undone, in a modal dialog (`showModal()`: the page behind it inert, focus
+ * inside). The danger button does it; the other, or `Esc`, keeps things as they are. Either way it closes.
+ */
+function ConfirmDialog({
+  title,
+  consequence,
+  confirm,
+  keep,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  consequence: string;
+  confirm: string;
+  keep: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    // Focus on the choice that changes nothing: Enter pressed by habit keeps things as they are.
+    keepButton.current?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-what`}
+      onClose={onClose}
+    >
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p id={`${id}-what`}>{consequence}</p>
+      <p className="actions">
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            onConfirm();
+            dialog.current?.close();
+          }}
+        >
+          {confirm}
+        </button>
+        <button ref={keepButton} type="button" className="secondary" onClick={() => dialog.current?.close()}>
+          {keep}
+        </button>
+      </p>
+    </dialog>
   );
 }
 
@@ -187,6 +262,7 @@ function NewKey({ secret }: { secret: string }) {
       <code data-testid="new-api-key">{secret}</code>
       <button
         type="button"
+        className="secondary"
         onClick={() =>
           navigator.clipboard.writeText(secret).then(
             () => setCopied(true),
@@ -218,12 +294,12 @@ function DeleteAccountSection() {
           <button type="button" className="danger" onClick={() => remove.mutate()}>
             Delete everything
           </button>
-          <button type="button" onClick={() => setConfirming(false)}>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
             Keep my account
           </button>
         </div>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)}>
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
           Delete the account…
         </button>
       )}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeApi, renderWithQueries } from '../../test/render';
@@ -85,5 +85,38 @@ describe('the plans page', () => {
     renderWithQueries(<PlansPage />);
     await screen.findByText(/Payments are not set up on this server/);
     expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('shows the three plans and what each gives on a server without payments, the current one marked, with the notice and nothing to buy', async () => {
+    const notConfigured = {
+      status: 503,
+      json: { code: 'payments_not_configured', detail: 'Payments are not configured on this server.' },
+    };
+    fakeApi({
+      'GET /api/auth/quota': { json: QUOTA },
+      'GET /api/payments/subscription': notConfigured,
+      'GET /api/payments/history': notConfigured,
+    });
+    renderWithQueries(<PlansPage />);
+    await screen.findByText(/Payments are not set up on this server/);
+    const cards = within(screen.getByRole('list', { name: 'Plans' })).getAllByRole('listitem');
+    expect(cards.map((card) => card.textContent)).toEqual([
+      expect.stringMatching(/^Basic50 images a month$/),
+      expect.stringMatching(/^Pro500 images a monthYour plan$/),
+      expect.stringMatching(/^Max1000 images a month$/),
+    ]);
+    await waitFor(() => expect(cards.map((card) => card.getAttribute('aria-current'))).toEqual([null, 'true', null]));
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Payment history' })).toBeNull();
+  });
+
+  it('says so, in the empty state, when there is no payment yet', async () => {
+    fakeApi({
+      'GET /api/auth/quota': { json: { ...QUOTA, plan: 'basic', quota: 50 } },
+      'GET /api/payments/subscription': { json: null },
+      'GET /api/payments/history': { json: { items: [] } },
+    });
+    renderWithQueries(<PlansPage />);
+    expect((await screen.findByText('No payment yet.')).className).toBe('empty');
   });
 });

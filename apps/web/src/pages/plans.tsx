@@ -26,9 +26,10 @@ function consequence(from: Plan, to: Plan, periodEnd: string | null): string {
 }
 
 /**
- * Plans and payments: the plan and this month's quota, upgrade through Stripe Checkout, plan changes with what
- * they do to the quota, cancel and reactivate, the customer portal, and the payment history. A server without
- * Stripe says so plainly instead.
+ * Plans and payments: the plan and this month's quota, the three plans with what each gives (the current one
+ * marked), upgrade through Stripe Checkout, plan changes with what they do to the quota, cancel and reactivate, the
+ * customer portal, and the payment history. A server without Stripe says so plainly and still shows the plans,
+ * without the buttons to buy them.
  */
 export function PlansPage() {
   const queries = useQueryClient();
@@ -91,11 +92,11 @@ export function PlansPage() {
         )}
         {paid && (
           <p className="actions">
-            <button type="button" onClick={() => portal.mutate()}>
+            <button type="button" className="secondary" onClick={() => portal.mutate()}>
               Manage billing
             </button>
             {sub.cancelAtPeriodEnd ? (
-              <button type="button" onClick={() => change.mutate({ path: '/reactivate' })}>
+              <button type="button" className="secondary" onClick={() => change.mutate({ path: '/reactivate' })}>
                 Keep my subscription
               </button>
             ) : (
@@ -107,40 +108,44 @@ export function PlansPage() {
         )}
         <ProblemLine error={checkout.error ?? portal.error ?? change.error} />
       </section>
-      {!notConfigured && (
-        <section aria-labelledby="plans-title">
-          <h2 id="plans-title">Plans</h2>
-          <ul aria-label="Plans">
-            {PLANS.map((plan) => (
-              <li key={plan}>
-                <span>
-                  <strong>{PLAN_NAMES[plan]}</strong>: {PLAN_QUOTAS[plan]} images a month
-                </span>
-                {plan === current ? (
-                  <span>your plan</span>
-                ) : paid ? (
-                  <span>
-                    <span className="meta">{consequence(current, plan, sub.currentPeriodEnd)} </span>
-                    <button type="button" onClick={() => change.mutate({ path: '', json: { plan } })}>
-                      Switch to {PLAN_NAMES[plan]}
-                    </button>
-                  </span>
-                ) : (
-                  plan !== 'basic' && (
-                    <button type="button" onClick={() => checkout.mutate(plan)}>
-                      Upgrade to {PLAN_NAMES[plan]}
-                    </button>
-                  )
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <section aria-labelledby="plans-title">
+        <h2 id="plans-title">Plans</h2>
+        {notConfigured && (
+          <p className="meta">What each plan gives; here an operator sets yours, since payments are not set up.</p>
+        )}
+        <ul aria-label="Plans" className="plan-cards">
+          {PLANS.map((plan) => (
+            <li key={plan} aria-current={plan === quota.data?.plan ? 'true' : undefined}>
+              <h3>{PLAN_NAMES[plan]}</h3>
+              <p className="quota">
+                <strong>{PLAN_QUOTAS[plan]}</strong> images a month
+              </p>
+              {!quota.data ? null : plan === current ? (
+                <span className="badge">Your plan</span>
+              ) : paid ? (
+                <>
+                  <span className="meta">{consequence(current, plan, sub.currentPeriodEnd)}</span>
+                  <button type="button" onClick={() => change.mutate({ path: '', json: { plan } })}>
+                    Switch to {PLAN_NAMES[plan]}
+                  </button>
+                </>
+              ) : (
+                // Checkout only once the server has said it takes payments.
+                subscription.isSuccess &&
+                plan !== 'basic' && (
+                  <button type="button" onClick={() => checkout.mutate(plan)}>
+                    Upgrade to {PLAN_NAMES[plan]}
+                  </button>
+                )
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
       {!notConfigured && (
         <section aria-labelledby="payments-title">
           <h2 id="payments-title">Payments</h2>
-          {history.data?.items.length === 0 && <p>No payment yet.</p>}
+          {history.data?.items.length === 0 && <p className="empty">No payment yet.</p>}
           <ul aria-label="Payment history">
             {history.data?.items.map((payment) => (
               <li key={payment.id}>
