@@ -10,8 +10,8 @@ import { ArchivePanel } from './archive-panel';
 const SHOWN = 100;
 
 /**
- * A batch just uploaded, followed live: its progress, each image with its proposed name as soon as it has
- * one, "Approve all", and the ZIP with its options.
+ * A batch just uploaded, followed live: its progress, each image with its thumbnail and its proposed name as soon
+ * as it has one, "Approve all", and the ZIP with its options.
  */
 export function BatchPanels({ batchIds, onReview }: { batchIds: string[]; onReview: (batchId: string) => void }) {
   const connection = useLiveBatches(batchIds);
@@ -58,23 +58,40 @@ function BatchPanel({ batchId, onReview }: { batchId: string; onReview: () => vo
         {status.counts.failed > 0 && `, ${status.counts.failed} failed`}
       </p>
       <progress max={status.total} value={status.processed} aria-label={`Progress of ${label}`} />
-      <p>
+      <p className="batch-actions">
         <button type="button" disabled={ready === 0 || approveAll.isPending} onClick={() => approveAll.mutate()}>
           Approve all
-        </button>{' '}
-        <button type="button" onClick={onReview} disabled={status.counts.ready + status.counts.approved === 0}>
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={onReview}
+          disabled={status.counts.ready + status.counts.approved === 0}
+        >
           Review
         </button>
       </p>
       <ProblemLine error={approveAll.error ?? images.error} />
-      <ul aria-label={`Images of ${label}`}>
+      <ul aria-label={`Images of ${label}`} className="batch-images">
         {images.data?.items.map((image) => (
           <li key={image.id}>
-            <span className="meta">{image.originalFilename}</span>
+            {image.filename ? (
+              <img
+                className="thumb"
+                src={`/api/image/${image.id}/preview`}
+                alt=""
+                width={48}
+                height={48}
+                loading="lazy"
+              />
+            ) : (
+              <span className="thumb placeholder" aria-hidden="true" />
+            )}
+            <span className="meta original">{image.originalFilename}</span>
             <strong data-testid="proposed-name">
               {image.filename ?? (isFinished(image.status) ? '—' : 'naming…')}
             </strong>
-            <span className="meta">
+            <span className="meta state">
               {image.status}
               {image.seo ? ` · score ${image.seo.score}` : ''}
               {image.error ? ` · ${image.error}` : ''}

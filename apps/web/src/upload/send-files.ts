@@ -6,6 +6,8 @@ export const FILES_PER_REQUEST = 100;
 const REQUESTS_IN_FLIGHT = 2;
 
 export interface UploadFields {
+  /** The batch's name (the folder's by default); empty: the server's default. */
+  name: string;
   keywords: string;
   context: string;
   locale: string;
