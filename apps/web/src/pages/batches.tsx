@@ -1,11 +1,17 @@
 import { BatchList, type BatchStatusResponse, BatchStatusResponse as BatchStatusSchema } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { z } from 'zod';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
 import { ProblemLine } from '../ui/problem';
 import { downloadArchive } from './archive-panel';
+import './upload.css';
 
-/** The person's batches, newest first, those still at work followed live, each with what can be done to it. */
+/**
+ * The person's batches, newest first, those still at work followed live, each with what can be done to it: renamed
+ * in place, or deleted after a confirmation that names what goes.
+ */
 export function BatchesPage({ onReview }: { onReview: (batchId: string) => void }) {
   const batches = useQuery({ queryKey: ['batches'], queryFn: () => api('/api/batch?limit=50', BatchList) });
   const items = batches.data?.items ?? [];
@@ -16,12 +22,15 @@ export function BatchesPage({ onReview }: { onReview: (batchId: string) => void 
       <h2 id="batches-title">Batches</h2>
       {notice && <p role="status">{notice}</p>}
       <ProblemLine error={batches.error} />
-      {items.length === 0 && <p>No batch yet: upload some photos.</p>}
-      <ul aria-label="Your batches">
-        {items.map((batch) => (
-          <BatchRow key={batch.batchId} batch={batch} onReview={() => onReview(batch.batchId)} />
-        ))}
-      </ul>
+      {batches.isSuccess && items.length === 0 ? (
+        <p className="empty">No batch yet: upload some photos.</p>
+      ) : (
+        <ul aria-label="Your batches">
+          {items.map((batch) => (
+            <BatchRow key={batch.batchId} batch={batch} onReview={() => onReview(batch.batchId)} />
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -38,10 +47,21 @@ function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: (
   const download = useMutation({ mutationFn: () => downloadArchive(batch.batchId) });
   const named = batch.counts.ready + batch.counts.approved;
   const label = batch.name ?? new Date(batch.createdAt).toLocaleString();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api(`/api/batch/${batch.batchId}`, z.null(), { method: 'DELETE' }),
+    onSuccess: async () => {
+      setConfirming(false);
+      queries.removeQueries({ queryKey: ['batch', batch.batchId] });
+      queries.removeQueries({ queryKey: ['batch-images', batch.batchId] });
+      await refresh();
+    },
+  });
   return (
-    <li data-batch-id={batch.batchId}>
+    <li data-batch-id={batch.batchId} className="batch-row">
+      <BatchName batch={batch} label={label} />
       <span>
-        {label}: {batch.total} {batch.total === 1 ? 'image' : 'images'}
+        {batch.total} {batch.total === 1 ? 'image' : 'images'}
       </span>
       <span aria-live="polite">
         <span data-testid="batch-status">{batch.status}</span>, {batch.processed} of {batch.total} done
@@ -64,12 +84,163 @@ function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: (
           </button>
         )}
         {named > 0 && (
-          <button type="button" onClick={() => download.mutate()}>
+          <button type="button" className="secondary" onClick={() => download.mutate()}>
             Download ZIP
           </button>
         )}
+        <button type="button" className="danger" aria-label={`Delete ${label}`} onClick={() => setConfirming(true)}>
+          Delete
+        </button>
       </span>
       <ProblemLine error={change.error ?? download.error} />
+      {confirming && (
+        <ConfirmDelete
+          label={label}
+          images={batch.total}
+          pending={remove.isPending}
+          error={remove.error}
+          onDelete={() => remove.mutate()}
+          onKeep={() => {
+            setConfirming(false);
+            remove.reset();
+          }}
+        />
+      )}
     </li>
+  );
+}
+
+/** The batch's name, and "Rename batch" to change it in place (`PATCH /api/batch/:id { name }`). */
+function BatchName({ batch, label }: { batch: BatchStatusResponse; label: string }) {
+  const queries = useQueryClient();
+  const id = useId();
+  const [draft, setDraft] = useState<string>();
+  const opener = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const editing = draft !== undefined;
+  const rename = useMutation({
+    mutationFn: (name: string) =>
+      api(`/api/batch/${batch.batchId}`, BatchStatusSchema, { method: 'PATCH', json: { name: name || null } }),
+    onSuccess: async (status) => {
+      queries.setQueryData(['batch', batch.batchId], status);
+      await queries.invalidateQueries({ queryKey: ['batches'] });
+      setDraft(undefined);
+    },
+  });
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (editing) field.current?.focus();
+    else if (wasEditing.current) opener.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+
+  const cancel = () => {
+    setDraft(undefined);
+    rename.reset();
+  };
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    rename.mutate((draft ?? '').trim());
+  };
+  if (!editing)
+    return (
+      <span>
+        <span className="batch-name">{label}</span>
+        <button
+          ref={opener}
+          type="button"
+          className="secondary"
+          aria-label={`Rename batch ${label}`}
+          onClick={() => setDraft(batch.name ?? '')}
+        >
+          Rename batch
+        </button>
+      </span>
+    );
+  return (
+    <form className="rename-batch" onSubmit={save}>
+      <label htmlFor={id}>Batch name</label>
+      <input
+        id={id}
+        ref={field}
+        maxLength={200}
+        value={draft}
+        placeholder="empty: the date of the upload"
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            cancel();
+          }
+        }}
+      />
+      <button type="submit" disabled={rename.isPending}>
+        Save
+      </button>
+      <button type="button" className="secondary" onClick={cancel}>
+        Cancel
+      </button>
+      <ProblemLine error={rename.error} />
+    </form>
+  );
+}
+
+/**
+ * Asks before a batch is deleted, in a modal dialog (`showModal()`: the page behind it inert), naming what goes;
+ * "Keep it" (or Esc) keeps it.
+ */
+function ConfirmDelete({
+  label,
+  images,
+  pending,
+  error,
+  onDelete,
+  onKeep,
+}: {
+  label: string;
+  images: number;
+  pending: boolean;
+  error: unknown;
+  onDelete: () => void;
+  onKeep: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  // A layout effect: its clean-up closes the dialog while it is still in the page, so the browser gives focus back
+  // to what opened it.
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    // The safe choice has the focus: Enter at once keeps the batch.
+    keep.current?.focus();
+    return () => element?.close();
+  }, []);
+  const what =
+    images === 1
+      ? 'Its image, its name and its preview are'
+      : `Its ${images} images, their names and their previews are`;
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-delete"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onKeep();
+      }}
+    >
+      <h3 id={titleId}>Delete “{label}”?</h3>
+      <p>{what} removed for good.</p>
+      <ProblemLine error={error} />
+      <p className="batch-actions">
+        <button type="button" className="danger" disabled={pending} onClick={onDelete}>
+          Delete
+        </button>
+        <button ref={keep} type="button" className="secondary" onClick={onKeep}>
+          Keep it
+        </button>
+      </p>
+    </dialog>
   );
 }
