@@ -22,6 +22,11 @@ import { registerHubMetrics } from './ws/hub-metrics';
 
 /** Login, callback and logout share one stricter rate-limit counter per client address. */
 const SIGN_IN_ROUTES = new Set(['/api/auth/login', '/api/auth/callback', '/api/auth/logout']);
+/**
+ * Previews share a larger counter per user: a review page or grid asks for hundreds a minute, and neither
+ * they nor the other routes should use up the other's budget.
+ */
+const PREVIEW_ROUTES = new Set(['/api/image/:imageId/preview']);
 
 /**
  * The HTTP API's composition root: the service graph once, then external plugins, then routes, each
@@ -56,7 +61,10 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     redis: platform.redis,
     repositories: services.repositories,
     service: 'api',
-    signIn: { routes: SIGN_IN_ROUTES, perMinute: env.AUTH_RATE_LIMIT_PER_MINUTE },
+    rateLimitGroups: [
+      { name: 'sign-in', routes: SIGN_IN_ROUTES, perMinute: env.AUTH_RATE_LIMIT_PER_MINUTE, per: 'address' },
+      { name: 'preview', routes: PREVIEW_ROUTES, perMinute: env.PREVIEW_RATE_LIMIT_PER_MINUTE, per: 'caller' },
+    ],
   });
 
   // Public.

@@ -48,6 +48,7 @@ export const apiEnvSchema = serviceEnvSchema({
   SESSION_TTL: durationSeconds('7d'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  PREVIEW_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   KEYWORD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   UPLOAD_MAX_FILE_BYTES: z.coerce
     .number()

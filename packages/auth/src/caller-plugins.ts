@@ -9,7 +9,8 @@ export interface CallerPluginsOptions {
   repositories: Pick<AuthPluginOptions, 'sessions' | 'apiKeys'>;
   /** Whose rate-limit counters these are. */
   service: string;
-  signIn?: RateLimitOptions['signIn'];
+  /** Routes counted apart from the others, each group on a counter of its own. */
+  rateLimitGroups?: RateLimitOptions['groups'];
 }
 
 /**
@@ -17,7 +18,7 @@ export interface CallerPluginsOptions {
  * them. Every HTTP app registers both, in this order, before its routes.
  */
 export async function registerCallerPlugins(app: FastifyInstance, options: CallerPluginsOptions): Promise<void> {
-  const { env, signIn } = options;
+  const { env, rateLimitGroups } = options;
   await app.register(authentication, {
     secret: env.SESSION_SECRET,
     secureCookies: secureCookies(env),
@@ -29,6 +30,6 @@ export async function registerCallerPlugins(app: FastifyInstance, options: Calle
     redisPrefix: env.REDIS_PREFIX,
     service: options.service,
     perMinute: env.RATE_LIMIT_PER_MINUTE,
-    ...(signIn && { signIn }),
+    ...(rateLimitGroups && { groups: rateLimitGroups }),
   });
 }
