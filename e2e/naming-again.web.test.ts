@@ -125,7 +125,7 @@ describe('naming templates and "Name again" in the web app', () => {
     await list.focus();
     await page.keyboard.press('x');
     await first.getByTestId('marked').waitFor();
-    await page.getByRole('button', { name: 'Name the 1 marked image again…' }).click();
+    await page.getByRole('button', { name: 'Name the 1 selected image again…' }).click();
     const changes = page.getByRole('list', { name: 'Name changes' });
     await expect.poll(() => changes.getByRole('listitem').count()).toBe(1);
     expect(await changes.textContent()).toContain(`→ ${previewed[0]}`);

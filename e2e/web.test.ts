@@ -125,6 +125,10 @@ describe('the web app', () => {
     await page.keyboard.press('u');
     await expect.poll(() => first.getByTestId('image-status').textContent()).toBe('ready');
     await page.keyboard.press('Shift+A');
+    await page
+      .getByRole('dialog', { name: 'Approve every image to review?' })
+      .getByRole('button', { name: 'Approve 2 images' })
+      .click();
     await expect
       .poll(async () => (await list.getByTestId('image-status').allTextContents()).join(','))
       .toBe('approved,approved');

@@ -50,7 +50,13 @@ export function useWebApp(): WebApp {
       name: 'web-app',
       isolatedDatabase: true,
       adminEmails: OPERATOR,
-      apiEnv: { WEB_DIST_DIR: `${WEB_DIR}/dist`, ADMIN_API_URL: `http://127.0.0.1:${adminPort}` },
+      apiEnv: {
+        WEB_DIST_DIR: `${WEB_DIR}/dist`,
+        ADMIN_API_URL: `http://127.0.0.1:${adminPort}`,
+        // The cases act as a few people doing a day's review in seconds, far past a person's 300 a minute
+        // (apps/api/test/*rate-limit*.test.ts holds the limits to account).
+        RATE_LIMIT_PER_MINUTE: '3000',
+      },
     });
     worker = spawnService(WORKER_ENTRY, { ...stack.serviceEnv, WORKER_PORT: String(workerPort) });
     adminApi = spawnService(ADMIN_ENTRY, {
@@ -95,8 +101,12 @@ export async function launchBrowser() {
   return playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args });
 }
 
-/** Signs in at the development provider from the app's own "Sign in" link. */
+/**
+ * Signs in at the development provider from the app's own "Sign in" link, whoever was signed in before: the
+ * context's cookies (this Chromium's one cookie store) are cleared first.
+ */
 export async function signIn(app: WebApp, page: Page, email: string, name: string) {
+  await page.context().clearCookies();
   await page.goto(`${app.stack.apiUrl}/`);
   await page.getByRole('link', { name: 'Sign in' }).click();
   await page.getByLabel('Email').fill(email);

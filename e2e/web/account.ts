@@ -58,18 +58,12 @@ const buttonGaps = (page: Page) =>
     return pairs;
   });
 
-/** Signs in as `email` on the shared context, whoever was signed in there before (its cookies are cleared first). */
-async function signInAs(app: WebApp, page: Page, email: string, name: string) {
-  await app.context.clearCookies();
-  await signIn(app, page, email, name);
-}
-
 /** Registered by e2e/web.test.ts, on its stack and browser. */
 export function accountCases(app: WebApp) {
   describe('one visual system (issue 28: buttons, dark mode, empty states, keys, plans)', () => {
     it('asks before revoking an API key, naming it, in a modal dialog: "Keep it" keeps the key working, "Revoke" ends it at once and takes its secret off the page', async () => {
       const { page, errors } = await watchedPage(app);
-      await signInAs(app, page, 'visual-keys@renamer.test', 'Keys');
+      await signIn(app, page, 'visual-keys@renamer.test', 'Keys');
       for (const [width, size] of Object.entries(VIEWPORTS)) {
         await page.setViewportSize(size);
         await page.goto(`${app.stack.apiUrl}/account`);
@@ -111,7 +105,7 @@ export function accountCases(app: WebApp) {
 
     it('shows Basic, Pro and Max with the images each gives a month on a server without Stripe, the current plan marked, with the notice and nothing to buy', async () => {
       const { page, errors } = await watchedPage(app);
-      await signInAs(app, page, 'visual-plans@renamer.test', 'Plans');
+      await signIn(app, page, 'visual-plans@renamer.test', 'Plans');
       for (const [width, size] of Object.entries(VIEWPORTS)) {
         await page.setViewportSize(size);
         await page.goto(`${app.stack.apiUrl}/plans`);
@@ -136,7 +130,7 @@ export function accountCases(app: WebApp) {
 
     it('never lets two buttons touch on Account and Plans, at a desktop’s and a phone’s width', async () => {
       const { page, errors } = await watchedPage(app);
-      await signInAs(app, page, 'visual-buttons@renamer.test', 'Buttons');
+      await signIn(app, page, 'visual-buttons@renamer.test', 'Buttons');
       // This server has no Stripe: a subscription is answered here so that Plans shows every button it can.
       await page.route('**/api/payments/subscription', (route) =>
         route.fulfill({
@@ -197,10 +191,10 @@ export function accountCases(app: WebApp) {
           expect(await seriousViolations(page), `${path} in ${colorScheme} mode`).toEqual([]);
         }
       };
-      await signInAs(app, page, 'visual-desk@renamer.test', 'Desk');
+      await signIn(app, page, 'visual-desk@renamer.test', 'Desk');
       for (const [path, heading] of pages) await check(path, heading);
 
-      await signInAs(app, page, OPERATOR, 'Operator');
+      await signIn(app, page, OPERATOR, 'Operator');
       await check('/admin', 'Analytics');
       await check('/admin/audit-log', 'Audit log');
       // Other cases on this stack write to the audit log: here only that it renders, entries or the empty state

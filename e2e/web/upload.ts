@@ -60,7 +60,6 @@ const jpeg = async (name: string, seed: number) => ({
  */
 async function pageAs(app: WebApp, email: string, name: string, size: { width: number; height: number }) {
   const saved = await app.context.cookies();
-  await app.context.clearCookies();
   const { page, errors } = await watchedPage(app);
   await page.setViewportSize(size);
   await signIn(app, page, email, name);

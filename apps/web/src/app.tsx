@@ -29,6 +29,26 @@ const BILLING_RETURNS: Record<string, string> = {
   portal: 'Back from the billing portal.',
 };
 
+/**
+ * Every page starts at its top with the focus where its keys work: the element marked `data-autofocus` (the
+ * review's list), else the page's heading. Once drawn, so the page's own elements are there.
+ */
+function useArriveReady(path: string, shown: boolean) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path is what the effect runs for.
+  useEffect(() => {
+    if (!shown) return;
+    window.scrollTo(0, 0);
+    const frame = requestAnimationFrame(() => {
+      const target =
+        document.querySelector<HTMLElement>('main [data-autofocus]') ?? document.querySelector<HTMLElement>('main h2');
+      if (!target) return;
+      if (!target.hasAttribute('tabindex')) target.tabIndex = -1;
+      target.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [path, shown]);
+}
+
 /** Who is signed in decides the page: the sign-in page for nobody, the app for a person. */
 export function App() {
   const queries = useQueryClient();
@@ -54,6 +74,7 @@ export function App() {
     history.pushState(null, '', to);
     setPath(to);
   };
+  useArriveReady(path, me.isSuccess);
 
   if (me.isPending) return <p aria-busy="true">Loading…</p>;
   if (me.error instanceof ApiProblem && me.error.status === 401) return <SignInPage />;

@@ -111,7 +111,9 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
         {kit.length > 0 ? ' and the rename kit' : ''} will be in the archive
         {entries.length === 0 && (options.approvedOnly ? ': approve some first.' : ': none is named yet.')}
       </p>
-      <ul aria-label="Contents of the archive" className="archive-contents">
+      {/* Scrolls within its box past 20rem: focusable, so the keyboard scrolls it too. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys. */}
+      <ul aria-label="Contents of the archive" className="archive-contents" tabIndex={0}>
         {entries.map((entry) => (
           <li key={entry.imageId}>
             <span>{entry.filename}</span>

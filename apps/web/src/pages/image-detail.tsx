@@ -2,6 +2,7 @@ import { DownloadLinkResponse, type FilenameChange, ImageDetail, type ImageView 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { ProblemLine } from '../ui/problem';
+import { KeyHint } from '../ui/shortcuts-dialog';
 
 const SOURCES: Record<FilenameChange['source'], string> = {
   proposal: 'proposed by the analyser',
@@ -12,27 +13,25 @@ const SOURCES: Record<FilenameChange['source'], string> = {
 /**
  * The selected image in full: its alt text, tags and score reasons, what can be done to it (approve or take the
  * approval back, revert to the uploaded name or the proposal, download it), and every change of its name.
+ * `change` makes a change (POST to the image's `path`) that the page can undo, `label` saying what it was.
  */
 export function ImageDetailPanel({
   image,
-  act,
+  change,
 }: {
   image: ImageView;
-  act: (path: string, init: { method: string; json?: unknown }) => Promise<unknown>;
+  change: (path: string, label: string, json?: unknown) => void;
 }) {
   // Read again whenever the image changes, so the history follows each rename.
   const detail = useQuery({
     queryKey: ['image', image.id, image.updatedAt],
     queryFn: () => api(`/api/image/${image.id}`, ImageDetail),
   });
-  const change = useMutation({ mutationFn: (run: () => Promise<unknown>) => run() });
   const download = useMutation({
     mutationFn: () => api(`/api/image/${image.id}/download`, DownloadLinkResponse),
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const named = image.status === 'ready' || image.status === 'approved';
-  const run = (path: string, json?: unknown) =>
-    change.mutate(() => act(`/api/image/${image.id}/${path}`, { method: 'POST', ...(json ? { json } : {}) }));
 
   return (
     <section aria-labelledby="image-detail-title">
@@ -53,29 +52,40 @@ export function ImageDetailPanel({
       )}
       <p className="actions">
         {image.status === 'approved' ? (
-          <button type="button" onClick={() => run('unapprove')}>
+          <button type="button" className="secondary" onClick={() => change('unapprove', 'Unapproved')}>
             Unapprove
           </button>
         ) : (
-          <button type="button" disabled={image.status !== 'ready'} onClick={() => run('approve')}>
-            Approve
+          <button
+            type="button"
+            aria-keyshortcuts="a"
+            disabled={image.status !== 'ready'}
+            onClick={() => change('approve', 'Approved')}
+          >
+            Approve <KeyHint keys="a" />
           </button>
         )}
-        <button type="button" disabled={!named} onClick={() => run('revert', { to: 'original' })}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!named}
+          onClick={() => change('revert', 'Reverted', { to: 'original' })}
+        >
           Revert to the uploaded name
         </button>
         <button
           type="button"
+          className="secondary"
           disabled={!named || !image.proposedFilename || image.proposedFilename === image.filename}
-          onClick={() => run('revert', { to: 'proposed' })}
+          onClick={() => change('revert', 'Reverted', { to: 'proposed' })}
         >
           Revert to the proposal
         </button>
-        <button type="button" onClick={() => download.mutate()}>
+        <button type="button" className="secondary" onClick={() => download.mutate()}>
           Download image
         </button>
       </p>
-      <ProblemLine error={change.error ?? download.error ?? detail.error} />
+      <ProblemLine error={download.error ?? detail.error} />
       <h4>Name history</h4>
       <ol aria-label="Name history">
         {detail.data?.history.map((entry) => (

@@ -8,12 +8,23 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../api/client';
+import { ProblemLine } from '../ui/problem';
+import type { Undoable } from '../ui/undo';
 
 /**
  * The batch's keywords, which lead its names: add one (validated by the server's rules), remove one, or add
- * with one click what `suggest` (for the selected image) or `enhance` (for the keywords) proposes.
+ * with one click what `suggest` (for the selected image) or `enhance` (for the keywords) proposes. Each change is
+ * offered for undoing (`onChanged`).
  */
-export function KeywordsPanel({ batchId, imageId }: { batchId: string; imageId: string | undefined }) {
+export function KeywordsPanel({
+  batchId,
+  imageId,
+  onChanged,
+}: {
+  batchId: string;
+  imageId: string | undefined;
+  onChanged: (undo: Undoable) => void;
+}) {
   const queries = useQueryClient();
   const inputId = useId();
   const [typed, setTyped] = useState('');
@@ -23,14 +34,22 @@ export function KeywordsPanel({ batchId, imageId }: { batchId: string; imageId: 
     queryFn: () => api(`/api/batch/${batchId}/status`, BatchStatusResponse),
   });
   const keywords = batch.data?.keywords ?? [];
+  const patch = async (next: string[]) =>
+    queries.setQueryData(
+      ['batch', batchId],
+      await api(`/api/batch/${batchId}`, BatchStatusResponse, { method: 'PATCH', json: { keywords: next } }),
+    );
   const save = useMutation({
-    mutationFn: (next: string[]) =>
-      api(`/api/batch/${batchId}`, BatchStatusResponse, { method: 'PATCH', json: { keywords: next } }),
-    onSuccess: (status) => queries.setQueryData(['batch', batchId], status),
+    mutationFn: async ({ next }: { next: string[]; said: string }) => {
+      const before = keywords;
+      await patch(next);
+      return before;
+    },
+    onSuccess: (before, { said }) => onChanged({ label: said, run: () => patch(before) }),
   });
   const add = (keyword: string) => {
     if (keywords.includes(keyword) || keywords.length >= MAX_KEYWORDS) return;
-    save.mutate([...keywords, keyword]);
+    save.mutate({ next: [...keywords, keyword], said: `Added the keyword ${keyword}` });
   };
   const suggest = useMutation({
     mutationFn: () => api('/api/keywords/suggest', SuggestKeywordsResponse, { method: 'POST', json: { imageId } }),
@@ -65,7 +84,12 @@ export function KeywordsPanel({ batchId, imageId }: { batchId: string; imageId: 
             <button
               type="button"
               aria-label={`Remove ${keyword}`}
-              onClick={() => save.mutate(keywords.filter((other) => other !== keyword))}
+              onClick={() =>
+                save.mutate({
+                  next: keywords.filter((other) => other !== keyword),
+                  said: `Removed the keyword ${keyword}`,
+                })
+              }
             >
               ×
             </button>
@@ -80,6 +104,7 @@ export function KeywordsPanel({ batchId, imageId }: { batchId: string; imageId: 
         </button>
         {problem && <p role="alert">{problem}</p>}
       </form>
+      <ProblemLine error={save.error} />
       <p>
         <button type="button" disabled={!imageId || suggest.isPending} onClick={() => suggest.mutate()}>
           Suggest for this image

@@ -120,7 +120,7 @@ describe('how a batch is named, on its review page', () => {
     );
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText('Also the images a person renamed or approved'));
-    await user.click(screen.getByRole('button', { name: 'Name the 2 marked images again…' }));
+    await user.click(screen.getByRole('button', { name: 'Name the 2 selected images again…' }));
 
     const changes = await screen.findByRole('list', { name: 'Name changes' });
     expect(changes.textContent).toContain('IMG_0002.JPG');

@@ -7,7 +7,7 @@ import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from 
 import { ProblemLine } from '../ui/problem';
 
 type Changes = z.infer<typeof ProposeChanges>['changes'];
-/** A dry run shown for confirmation: which images it was for (all, or the marked ones) and what it would change. */
+/** A dry run shown for confirmation: which images it was for (all, or the selected ones) and what it would change. */
 interface Plan {
   imageIds: string[] | undefined;
   includeEdited: boolean;
@@ -17,7 +17,7 @@ interface Plan {
 /**
  * How a batch is named: its template (with a live preview of the names it gives the first images) and its
  * instructions for the vision model, saved with PATCH /api/batch/:id; and "Name again" for the whole batch or the
- * marked images, whose changes are shown first (`?dryRun=true`) and applied on confirmation; the batch then goes
+ * selected images, whose changes are shown first (`?dryRun=true`) and applied on confirmation; the batch then goes
  * processing → completed, followed live by the review page.
  */
 export function NamingPanel({
@@ -68,7 +68,7 @@ function NamingForm({
   const trigger = useRef<HTMLButtonElement | null>(null);
   const changesHeading = useRef<HTMLParagraphElement>(null);
   const markedKey = marked.join(',');
-  // A shown plan holds only for what it was asked with: the marked images, the box, the saved template.
+  // A shown plan holds only for what it was asked with: the selected images, the box, the saved template.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the plan is dropped when either changes.
   useEffect(() => setPlan(undefined), [markedKey, includeEdited]);
   useEffect(() => {
@@ -184,7 +184,7 @@ function NamingForm({
           aria-disabled={pending}
           onClick={(event) => ask(event.currentTarget, [...marked])}
         >
-          Name the {marked.length} marked {marked.length === 1 ? 'image' : 'images'} again…
+          Name the {marked.length} selected {marked.length === 1 ? 'image' : 'images'} again…
         </button>
       </p>
       {stopped && (
@@ -194,7 +194,7 @@ function NamingForm({
       )}
       {marked.length === 0 && (
         <p className="meta">
-          Mark images with <kbd>x</kbd> in the list (or the checkbox beside the selected image) to name only those.
+          Select images with <kbd>x</kbd>, a click on their boxes or a shift-click for a range, to name only those.
         </p>
       )}
       <ProblemLine error={preview.error ?? apply.error} />

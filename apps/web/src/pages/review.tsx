@@ -1,175 +1,254 @@
-import {
-  ApproveBatchResponse,
-  BatchStatusResponse,
-  FilenameCheckResponse,
-  ImageDetail,
-  ImageList,
-  type ImageView,
-} from '@renamer/contracts';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { ApproveBatchResponse, BatchStatusResponse, ImageDetail, ImageList, type ImageView } from '@renamer/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
+import { ImageBrowser, type PickMode, type ReviewView } from '../review/image-browser';
+import { neighboursOf, PhotoPanel } from '../review/photo-panel';
+import { RenameField } from '../review/rename-field';
+import {
+  PAGE,
+  type ReviewSort,
+  type ReviewTab,
+  replaceImage,
+  TABS,
+  tabCounts,
+  useReviewImages,
+} from '../review/review-images';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { useNarrow } from '../ui/narrow';
 import { ProblemLine } from '../ui/problem';
 import { KeyHint, type Shortcut, ShortcutsDialog } from '../ui/shortcuts-dialog';
+import { UndoToast, useUndo } from '../ui/undo';
 import { ArchivePanel } from './archive-panel';
 import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
 import { NamingPanel } from './naming-panel';
+import './review.css';
 
-const PAGE = 100;
-const ROW_HEIGHT = 88;
-const UNDO_MS = 5_000;
-
-type Sort = 'upload' | 'score';
-/** What `u` puts back: an approval (unapproved again), or a rename (the name it had). */
-type Undo = { label: string; run: () => Promise<unknown> };
+const VIEW_KEY = 'renamer.review.view';
+/** Requests at a time when an approval of many is taken back one image at a time. */
+const UNDO_CONCURRENCY = 8;
+/** The most images one bulk approval names (the endpoint's limit). */
+const APPROVE_CHUNK = 1000;
 
 const SHORTCUTS: Shortcut[] = [
-  ['↑ ↓ or k j', 'move'],
+  ['↑ ↓ or k j', 'move (in the grid, ← → too)'],
   ['Enter', 'rename the image (Enter saves, Esc leaves)'],
   ['a', 'approve, and go to the next image to review'],
-  ['Shift+A', 'approve every image on the list'],
+  ['Shift+A', 'approve every image to review (asks first)'],
   ['u', 'undo the last change'],
-  ['x', 'mark the image for naming again, or unmark it'],
+  ['x', 'select the image, or take it out of the selection'],
+  ['g / l', 'grid view / list view'],
   ['?', 'these shortcuts (Esc closes them)'],
   ['Esc', 'back to the batches'],
 ];
 
+/** Runs `tasks` a few at a time. */
+async function inBatches(tasks: (() => Promise<unknown>)[], size: number) {
+  for (let start = 0; start < tasks.length; start += size) {
+    await Promise.all(tasks.slice(start, start + size).map((task) => task()));
+  }
+}
+
+const storedView = (): ReviewView => (localStorage.getItem(VIEW_KEY) === 'grid' ? 'grid' : 'list');
+
 /**
- * A batch's images, reviewed at keyboard speed: a virtualised list (a thousand rows stay smooth) of previews
- * with their names, scores, tags and alt text, lowest scores first (the names that need a person: a name made of
- * general words scores low), or as uploaded on request. The rename field checks the
- * name with the server's own rules as it is typed (POST /api/image/filename-check).
+ * A batch's images, reviewed at keyboard speed or by touch: tabs by status with counts, a virtualised list or
+ * grid (a thousand stay smooth), the selected photo large beside them (a panel from the bottom on a phone) with
+ * its old and new name, rename by click, tap or Enter, approve one, a selection or all, and every change undoable
+ * for ten seconds.
  */
 export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () => void }) {
   const queries = useQueryClient();
-  const [sort, setSort] = useState<Sort>('score');
+  const narrow = useNarrow();
+  const [sort, setSort] = useState<ReviewSort>('score');
+  const [tab, setTab] = useState<ReviewTab>('all');
+  const [view, setView] = useState<ReviewView>(storedView);
   const [selected, setSelected] = useState(0);
   const [renaming, setRenaming] = useState(false);
+  const [sheetOpen, setSheetOpen] = useState(false);
   const [help, setHelp] = useState(false);
-  const [undo, setUndo] = useState<Undo | undefined>();
+  const [confirming, setConfirming] = useState<'all' | 'chosen'>();
   const [failure, setFailure] = useState<unknown>();
-  /** The images marked for "Name again" (x, or the checkbox beside the selected image). */
-  const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
-  const toggleMark = (imageId: string) =>
-    setMarked((current) => {
-      const next = new Set(current);
-      if (!next.delete(imageId)) next.add(imageId);
-      return next;
-    });
-  const listRef = useRef<HTMLDivElement>(null);
-  const key = ['batch-images', batchId, 'review', sort];
+  /** The images selected (x, their boxes, a shift-click range): for "Approve selected" and "Name again". */
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef(0);
+  const columns = useRef(1);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollTo = useRef<((index: number) => void) | null>(null);
+  const { offered, offer, undo, dismiss } = useUndo();
+  const onColumns = useCallback((count: number) => {
+    columns.current = count;
+  }, []);
+
   const batch = useQuery({
     queryKey: ['batch', batchId],
     queryFn: () => api(`/api/batch/${batchId}/status`, BatchStatusResponse),
   });
   // Followed live only while the analyser is still at work: afterwards every change is this page's own.
   const notice = connectionNotice(useLiveBatches(batch.data && !isFinished(batch.data.status) ? [batchId] : []));
-
-  const pages = useInfiniteQuery({
-    queryKey: key,
-    queryFn: ({ pageParam }) =>
-      api(
-        `/api/image/batch/${batchId}?limit=${PAGE}&sort=${sort}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-        ImageList,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-  const images = pages.data?.pages.flatMap((page) => page.items) ?? [];
+  const { images, pages } = useReviewImages(batchId, tab, sort);
+  const low = useReviewImages(batchId, 'low', 'score');
+  const counts = tabCounts(batch.data, low.pages.isSuccess && !low.pages.hasNextPage ? low.images.length : undefined);
   const current = images[selected];
 
-  const rows = useVirtualizer({
-    count: images.length,
-    getScrollElement: () => listRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-  });
-  // The next page is asked for half a page ahead of the rows shown or the selection, so that holding `j` never
-  // reaches the end of what is loaded.
-  const reach = Math.max(rows.getVirtualItems().at(-1)?.index ?? 0, selected);
+  // The next page is asked for half a page ahead of what is drawn or selected, so holding `j` never runs out.
+  const [reach, setReach] = useState(0);
   useEffect(() => {
-    if (reach >= images.length - PAGE / 2 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
-  }, [reach, images.length, pages]);
-  useEffect(() => {
-    if (undo === undefined) return;
-    const timer = setTimeout(() => setUndo(undefined), UNDO_MS);
-    return () => clearTimeout(timer);
-  }, [undo]);
+    if (Math.max(reach, selected) >= images.length - PAGE / 2 && pages.hasNextPage && !pages.isFetchingNextPage) {
+      void pages.fetchNextPage();
+    }
+  }, [reach, selected, images.length, pages]);
+  useEffect(() => localStorage.setItem(VIEW_KEY, view), [view]);
 
-  const replace = (image: ImageView) =>
-    queries.setQueryData<typeof pages.data>(
-      key,
-      (data) =>
-        data && {
-          ...data,
-          pages: data.pages.map((page) => ({
-            ...page,
-            items: page.items.map((item) => (item.id === image.id ? image : item)),
-          })),
-        },
-    );
-  /** A change to one image: its row replaced in place, the archive's listing read again. */
-  const act = async (path: string, init: { method: string; json?: unknown }) => {
-    replace(await api(path, ImageDetail, init));
+  const refreshCounts = () => {
+    void queries.invalidateQueries({ queryKey: ['batch', batchId] });
     void queries.invalidateQueries({ queryKey: ['batch-images', batchId, 'archive'] });
+  };
+  /** A change to one image: its row replaced in place, the counts and the archive's listing read again. */
+  const act = async (path: string, init: { method: string; json?: unknown }) => {
+    const image = await api(path, ImageDetail, init);
+    replaceImage(queries, batchId, image);
+    refreshCounts();
+    return image;
+  };
+  const rereadAll = async () => {
+    await queries.invalidateQueries({ queryKey: ['batch-images', batchId] });
+    await queries.invalidateQueries({ queryKey: ['batch', batchId] });
   };
   const move = (to: number) => {
     const index = Math.max(0, Math.min(images.length - 1, to));
     setSelected(index);
-    rows.scrollToIndex(index);
+    scrollTo.current?.(index);
+  };
+  /** What an image's own undo does: from how a change left it (`after`), its name and approval as they were. */
+  const restore = (before: ImageView, after: ImageView) => async () => {
+    let now = after;
+    if (now.filename !== before.filename) {
+      now = await act(`/api/image/${before.id}/filename`, { method: 'PUT', json: { filename: before.filename } });
+    }
+    if (before.status === 'approved' && now.status === 'ready') {
+      await act(`/api/image/${before.id}/approve`, { method: 'POST' });
+    }
+    if (before.status === 'ready' && now.status === 'approved') {
+      await act(`/api/image/${before.id}/unapprove`, { method: 'POST' });
+    }
   };
 
   async function approve(image: ImageView) {
-    await act(`/api/image/${image.id}/approve`, { method: 'POST' });
-    setUndo({
-      label: `Approved ${image.filename}`,
-      run: () => act(`/api/image/${image.id}/unapprove`, { method: 'POST' }),
-    });
+    const after = await act(`/api/image/${image.id}/approve`, { method: 'POST' });
+    offer({ label: `Approved ${image.filename}`, run: restore(image, after) });
     const next = images.findIndex((item, index) => index > selected && item.status === 'ready');
     if (next >= 0) move(next);
   }
 
-  async function approveAll() {
-    const ready = images.filter((image) => image.status === 'ready');
-    if (ready.length === 0) return;
-    await api(`/api/image/batch/${batchId}/approve`, ApproveBatchResponse, {
-      method: 'POST',
-      json: { imageIds: ready.map((image) => image.id) },
+  /** Approves the ready images listed, or every ready image of the batch (read from the server, all pages). */
+  async function approveMany(only?: readonly ImageView[]) {
+    const ids = only ? only.filter((image) => image.status === 'ready').map((image) => image.id) : await readyIds();
+    let approved = 0;
+    for (let start = 0; start < ids.length; start += APPROVE_CHUNK) {
+      const imageIds = ids.slice(start, start + APPROVE_CHUNK);
+      approved += (
+        await api(`/api/image/batch/${batchId}/approve`, ApproveBatchResponse, { method: 'POST', json: { imageIds } })
+      ).approved;
+    }
+    await rereadAll();
+    offer({
+      label: `Approved ${approved} ${approved === 1 ? 'image' : 'images'}`,
+      run: async () => {
+        await inBatches(
+          ids.map(
+            (id) => () => api(`/api/image/${id}/unapprove`, ImageDetail, { method: 'POST' }).catch(() => undefined),
+          ),
+          UNDO_CONCURRENCY,
+        );
+        await rereadAll();
+      },
     });
-    await queries.invalidateQueries({ queryKey: ['batch-images', batchId] });
+    setChosen(new Set());
+  }
+  async function readyIds() {
+    const ids: string[] = [];
+    let cursor = '';
+    do {
+      const page = await api(
+        `/api/image/batch/${batchId}?status=ready&limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        ImageList,
+      );
+      ids.push(...page.items.map((image) => image.id));
+      cursor = page.nextCursor ?? '';
+    } while (cursor);
+    return ids;
   }
 
   async function rename(image: ImageView, filename: string) {
-    const before = image.filename;
-    await act(`/api/image/${image.id}/filename`, { method: 'PUT', json: { filename } });
-    if (before) {
-      setUndo({
-        label: `Renamed ${before}`,
-        run: () => act(`/api/image/${image.id}/filename`, { method: 'PUT', json: { filename: before } }),
-      });
-    }
-    setRenaming(false);
-    listRef.current?.focus();
+    const after = await act(`/api/image/${image.id}/filename`, { method: 'PUT', json: { filename } });
+    offer({ label: `Renamed ${image.filename}`, run: restore(image, after) });
+    leaveRename();
   }
+  const leaveRename = () => {
+    setRenaming(false);
+    scrollRef.current?.focus({ preventScroll: true });
+  };
+  /** A change from the detail panel (approve, unapprove, revert), undoable like the rest. */
+  const change = async (image: ImageView, path: string, label: string, json?: unknown) => {
+    const after = await act(`/api/image/${image.id}/${path}`, { method: 'POST', ...(json ? { json } : {}) });
+    offer({ label: `${label} ${image.filename}`, run: restore(image, after) });
+  };
+
+  const toggle = useCallback(
+    (imageId: string) =>
+      setChosen((now) => {
+        const next = new Set(now);
+        if (!next.delete(imageId)) next.add(imageId);
+        return next;
+      }),
+    [],
+  );
+  const pick = (index: number, mode: PickMode) => {
+    const image = images[index];
+    if (!image) return;
+    if (mode === 'range') {
+      const [from, to] = [Math.min(anchor.current, index), Math.max(anchor.current, index)];
+      setChosen((now) => new Set([...now, ...images.slice(from, to + 1).map((item) => item.id)]));
+    } else {
+      anchor.current = index;
+      if (mode === 'toggle') toggle(image.id);
+    }
+    setSelected(index);
+    if (narrow && mode === 'one') setSheetOpen(true);
+    scrollRef.current?.focus({ preventScroll: true });
+  };
+  const startRename = (index: number) => {
+    setSelected(index);
+    if (images[index]?.filename) setRenaming(true);
+    if (narrow) setSheetOpen(true);
+  };
 
   const onKey = (event: KeyboardEvent) => {
-    if (renaming || !current) return;
+    if (renaming || event.altKey || event.ctrlKey || event.metaKey) return;
     const keys = new Map<string, () => unknown>([
-      ['ArrowDown', () => move(selected + 1)],
+      ['ArrowDown', () => move(selected + columns.current)],
       ['j', () => move(selected + 1)],
-      ['ArrowUp', () => move(selected - 1)],
+      ['ArrowUp', () => move(selected - columns.current)],
       ['k', () => move(selected - 1)],
-      ['Enter', () => current.filename && setRenaming(true)],
-      ['a', () => current.status === 'ready' && approve(current)],
-      ['A', () => approveAll()],
-      ['u', () => undo?.run().then(() => setUndo(undefined))],
-      ['x', () => toggleMark(current.id)],
+      ...(view === 'grid'
+        ? ([
+            ['ArrowRight', () => move(selected + 1)],
+            ['ArrowLeft', () => move(selected - 1)],
+          ] as const)
+        : []),
+      ['Enter', () => current && startRename(selected)],
+      ['a', () => current?.status === 'ready' && approve(current)],
+      ['A', () => setConfirming('all')],
+      ['u', () => undo()],
+      ['x', () => current && toggle(current.id)],
+      ['g', () => setView('grid')],
+      ['l', () => setView('list')],
       // The dialog is modal: while it is open the list is inert, and the browser closes it on Esc.
       ['?', () => setHelp(true)],
-      ['Escape', () => onLeave()],
+      ['Escape', () => (sheetOpen ? setSheetOpen(false) : onLeave())],
     ]);
     const run = keys.get(event.key);
     if (!run) return;
@@ -181,18 +260,59 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     setFailure(undefined);
     void Promise.resolve().then(run).catch(setFailure);
   };
+  const chosenImages = images.filter((image) => chosen.has(image.id));
+  const toReview = counts.review ?? 0;
 
   return (
-    <section aria-labelledby="review-title">
-      <h2 id="review-title">Review the names</h2>
+    <section aria-labelledby="review-title" className="review">
+      <h2 id="review-title">Review the names{batch.data?.name ? `: ${batch.data.name}` : ''}</h2>
       {notice && <p role="status">{notice}</p>}
-      <label>
-        Order{' '}
-        <select value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
-          <option value="score">lowest score first</option>
-          <option value="upload">as uploaded</option>
-        </select>
-      </label>
+      <div className="review-tools">
+        <div role="tablist" aria-label="Which images" className="tabs">
+          {TABS.map(({ tab: each, label }) => (
+            <button
+              key={each}
+              type="button"
+              role="tab"
+              aria-selected={tab === each}
+              aria-controls="review-images"
+              onClick={() => {
+                setTab(each);
+                setSelected(0);
+              }}
+            >
+              {label} <span className="count">{counts[each] ?? '…'}</span>
+            </button>
+          ))}
+        </div>
+        <label className="inline">
+          Order{' '}
+          <select value={sort} disabled={tab === 'low'} onChange={(event) => setSort(event.target.value as ReviewSort)}>
+            <option value="score">lowest score first</option>
+            <option value="upload">as uploaded</option>
+          </select>
+        </label>
+        <div className="view-switch">
+          <button
+            type="button"
+            className="secondary"
+            aria-pressed={view === 'list'}
+            aria-keyshortcuts="l"
+            onClick={() => setView('list')}
+          >
+            List <KeyHint keys="l" />
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            aria-pressed={view === 'grid'}
+            aria-keyshortcuts="g"
+            onClick={() => setView('grid')}
+          >
+            Grid <KeyHint keys="g" />
+          </button>
+        </div>
+      </div>
       {/* The list's keys as buttons, each with its key beside its name. */}
       <p className="actions">
         <button
@@ -203,171 +323,129 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
         >
           Approve and next <KeyHint keys="a" />
         </button>
-        <button type="button" aria-keyshortcuts="?" onClick={() => setHelp(true)}>
+        <button
+          type="button"
+          className="secondary"
+          aria-keyshortcuts="Shift+A"
+          disabled={toReview === 0}
+          onClick={() => setConfirming('all')}
+        >
+          Approve all <KeyHint keys="Shift+A" />
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!chosenImages.some((image) => image.status === 'ready')}
+          onClick={() => setConfirming('chosen')}
+        >
+          Approve selected ({chosen.size})
+        </button>
+        {chosen.size > 0 && (
+          <button type="button" className="secondary" onClick={() => setChosen(new Set())}>
+            Clear the selection
+          </button>
+        )}
+        <button type="button" className="secondary" aria-keyshortcuts="?" onClick={() => setHelp(true)}>
           Keyboard shortcuts <KeyHint keys="?" />
         </button>
       </p>
       <ShortcutsDialog open={help} shortcuts={SHORTCUTS} onClose={() => setHelp(false)} />
-      <div className="review-layout">
-        <div
-          ref={listRef}
-          className="review-list"
-          role="listbox"
-          aria-label="Images of the batch"
-          aria-activedescendant={current ? `image-${current.id}` : undefined}
-          tabIndex={0}
-          onKeyDown={onKey}
-        >
-          <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
-            {rows.getVirtualItems().map((row) => {
-              const image = images[row.index]!;
-              return (
-                <div
-                  key={image.id}
-                  id={`image-${image.id}`}
-                  role="option"
-                  // Reached through the listbox's aria-activedescendant, never by Tab.
-                  tabIndex={-1}
-                  aria-selected={row.index === selected}
-                  className="review-row"
-                  style={{ position: 'absolute', top: row.start, height: ROW_HEIGHT, width: '100%' }}
-                  onClick={() => setSelected(row.index)}
-                  // The listbox handles every key for its options.
-                  onKeyDown={() => undefined}
+      <ConfirmDialog
+        open={confirming !== undefined}
+        title={confirming === 'all' ? 'Approve every image to review?' : 'Approve the selected images?'}
+        confirm={
+          confirming === 'all'
+            ? `Approve ${toReview} ${toReview === 1 ? 'image' : 'images'}`
+            : `Approve ${chosenImages.filter((image) => image.status === 'ready').length} selected`
+        }
+        onCancel={() => {
+          setConfirming(undefined);
+          scrollRef.current?.focus({ preventScroll: true });
+        }}
+        onConfirm={() => {
+          const only = confirming === 'chosen' ? chosenImages : undefined;
+          setConfirming(undefined);
+          scrollRef.current?.focus({ preventScroll: true });
+          perform(() => approveMany(only));
+        }}
+      >
+        <p>
+          {confirming === 'all'
+            ? `${toReview} ${toReview === 1 ? 'image keeps its name' : 'images keep their names'} and ${toReview === 1 ? 'is' : 'are'} marked approved.`
+            : 'The selected images that are to review keep their names and are marked approved.'}{' '}
+          You can undo it for ten seconds.
+        </p>
+      </ConfirmDialog>
+      <ProblemLine error={failure ?? pages.error} />
+      <div className={`review-layout ${view}`} id="review-images">
+        <div className="review-main">
+          {images.length === 0 && pages.isSuccess && <p className="empty">No image here.</p>}
+          <ImageBrowser
+            images={images}
+            view={view}
+            current={selected}
+            chosen={chosen}
+            scrollRef={scrollRef}
+            scrollTo={scrollTo}
+            onPick={pick}
+            onToggle={toggle}
+            onRename={startRename}
+            onKeyDown={onKey}
+            onReach={setReach}
+            onColumns={onColumns}
+          />
+        </div>
+        {/* Beside the list on a wide screen; a panel from the bottom on a phone, opened by a tap. */}
+        {(!narrow || sheetOpen) && current && (
+          <div
+            className={narrow ? 'review-side sheet' : 'review-side'}
+            {...(narrow ? { role: 'dialog', 'aria-label': current.filename ?? current.originalFilename } : {})}
+          >
+            {narrow && (
+              <button type="button" className="secondary sheet-close" onClick={() => setSheetOpen(false)}>
+                Close
+              </button>
+            )}
+            <PhotoPanel image={current} neighbours={neighboursOf(images, selected)} />
+            {renaming ? (
+              <RenameField
+                key={current.id}
+                image={current}
+                onSave={(name) => rename(current, name)}
+                onCancel={leaveRename}
+              />
+            ) : (
+              <p className="actions">
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={!current.filename}
+                  onClick={() => startRename(selected)}
                 >
-                  <ImageRow
-                    image={image}
-                    marked={marked.has(image.id)}
-                    renaming={renaming && row.index === selected}
-                    onRename={(filename) => rename(image, filename).catch(setFailure)}
-                    onCancel={() => {
-                      setRenaming(false);
-                      listRef.current?.focus();
-                    }}
-                  />
-                </div>
-              );
-            })}
+                  Rename <KeyHint keys="Enter" />
+                </button>
+                <label className="inline">
+                  <input
+                    type="checkbox"
+                    aria-keyshortcuts="x"
+                    checked={chosen.has(current.id)}
+                    onChange={() => toggle(current.id)}
+                  />{' '}
+                  Selected <KeyHint keys="x" />
+                </label>
+              </p>
+            )}
+            <ImageDetailPanel
+              image={current}
+              change={(path, label, json) => perform(() => change(current, path, label, json))}
+            />
           </div>
-        </div>
-        {/* Beside the list on a wide screen, under it on a narrow one. */}
-        <div className="review-side">
-          <ProblemLine error={failure ?? pages.error} />
-          {current && (
-            <label className="inline">
-              <input
-                type="checkbox"
-                aria-keyshortcuts="x"
-                checked={marked.has(current.id)}
-                onChange={() => toggleMark(current.id)}
-              />{' '}
-              Mark {current.filename ?? current.originalFilename} for naming again <KeyHint keys="x" />
-            </label>
-          )}
-          {current && <ImageDetailPanel image={current} act={act} />}
-        </div>
-      </div>
-      <NamingPanel batchId={batchId} images={images} marked={[...marked]} onNamedAgain={() => setMarked(new Set())} />
-      <KeywordsPanel batchId={batchId} imageId={current?.id} />
-      <ArchivePanel batchId={batchId} />
-      {undo && (
-        <div role="status" className="toast">
-          {undo.label}. Press <kbd>u</kbd> to undo.
-        </div>
-      )}
-    </section>
-  );
-}
-
-function ImageRow(props: {
-  image: ImageView;
-  marked: boolean;
-  renaming: boolean;
-  onRename: (filename: string) => void;
-  onCancel: () => void;
-}) {
-  const { image } = props;
-  return (
-    <>
-      {image.filename ? (
-        <img src={`/api/image/${image.id}/preview`} alt={image.altText ?? ''} width={64} height={64} loading="lazy" />
-      ) : (
-        <span className="placeholder" />
-      )}
-      <div>
-        {props.renaming ? (
-          <RenameField image={image} onSave={props.onRename} onCancel={props.onCancel} />
-        ) : (
-          <strong data-testid="filename">{image.filename ?? image.originalFilename}</strong>
         )}
-        <div className="meta">
-          <span data-testid="image-status">{image.status}</span>
-          {props.marked && <span data-testid="marked"> · marked for naming again</span>}
-          {image.seo && (
-            <span title={image.seo.reasons.map((reason) => reason.detail).join('\n')}> · score {image.seo.score}</span>
-          )}
-          {image.visionTags.length > 0 && (
-            <span>
-              {' '}
-              ·{' '}
-              {image.visionTags
-                .slice(0, 5)
-                .map((tag) => tag.label)
-                .join(', ')}
-            </span>
-          )}
-        </div>
       </div>
-    </>
-  );
-}
-
-/** The new name, checked by the server's rules as it is typed (what it would become, its score, why not). */
-function RenameField({
-  image,
-  onSave,
-  onCancel,
-}: {
-  image: ImageView;
-  onSave: (name: string) => void;
-  onCancel: () => void;
-}) {
-  const [typed, setTyped] = useState(image.filename ?? '');
-  const [debounced, setDebounced] = useState(typed);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(typed), 150);
-    return () => clearTimeout(timer);
-  }, [typed]);
-  const check = useQuery({
-    queryKey: ['filename-check', image.id, debounced],
-    queryFn: () =>
-      api('/api/image/filename-check', FilenameCheckResponse, {
-        method: 'POST',
-        json: { filename: debounced, imageId: image.id },
-      }),
-  });
-  const onKey = (event: KeyboardEvent) => {
-    event.stopPropagation();
-    if (event.key === 'Escape') onCancel();
-    if (event.key === 'Enter' && check.data?.valid && debounced === typed) onSave(typed);
-  };
-  return (
-    <div>
-      <label>
-        New name
-        <input
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-          onKeyDown={onKey}
-          ref={(input) => input?.focus()}
-        />
-      </label>
-      <p aria-live="polite" className="meta">
-        {check.data &&
-          (check.data.valid
-            ? `→ ${check.data.filename} · score ${check.data.seo?.score}`
-            : check.data.errors.map((error) => error.message).join(' '))}
-      </p>
-    </div>
+      <NamingPanel batchId={batchId} images={images} marked={[...chosen]} onNamedAgain={() => setChosen(new Set())} />
+      <KeywordsPanel batchId={batchId} imageId={current?.id} onChanged={offer} />
+      <ArchivePanel batchId={batchId} />
+      <UndoToast offered={offered} onUndo={() => perform(undo)} onDismiss={dismiss} />
+    </section>
   );
 }
