@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('naming templates and "Name again" in the web app', () => {
-  it('keeps account defaults, refuses an unknown token on upload with the server’s reason, names a batch by its template, previews a new one live, and names the marked image and then the batch again', async () => {
+  it('keeps account defaults, refuses an unknown token on upload with the server’s reason, names a batch by its template, previews a new one live, and names the selected image and then the batch again', async () => {
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -86,7 +86,8 @@ describe('naming templates and "Name again" in the web app', () => {
         expect.stringMatching(/^acme-[a-z0-9-]+-01\.jpg$/),
         expect.stringMatching(/^acme-[a-z0-9-]+-02\.jpg$/),
       ]);
-    // The next upload's template, previewed on the photos just uploaded.
+    // The next upload's template (the form back from the summary), previewed on the photos just uploaded.
+    await page.getByRole('button', { name: 'Upload more photos' }).click();
     await template.fill('brand-{subject}');
     await expect
       .poll(() =>
@@ -116,7 +117,7 @@ describe('naming templates and "Name again" in the web app', () => {
     await page.getByRole('button', { name: 'Save template and instructions' }).click();
     await page.getByText('Saved: “Name again” uses them.').waitFor();
 
-    // The first image marked with x, named again after its change is shown. The list in upload order: renamed
+    // The first image selected with x, named again after its change is shown. The list in upload order: renamed
     // images may change their scores, and the rows their places.
     await page.getByLabel('Order').selectOption('upload');
     const list = page.getByRole('listbox', { name: 'Images of the batch' });
@@ -124,7 +125,7 @@ describe('naming templates and "Name again" in the web app', () => {
     const secondBefore = await second.getByTestId('filename').textContent();
     await list.focus();
     await page.keyboard.press('x');
-    await first.getByTestId('marked').waitFor();
+    await expect.poll(() => first.getAttribute('data-chosen')).toBe('true');
     await page.getByRole('button', { name: 'Name the 1 selected image again…' }).click();
     const changes = page.getByRole('list', { name: 'Name changes' });
     await expect.poll(() => changes.getByRole('listitem').count()).toBe(1);
