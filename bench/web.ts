@@ -45,6 +45,9 @@ const WEB_DIR = join(ROOT, 'apps/web');
 const DEV_IDP_ENTRY = join(ROOT, 'apps/dev-idp/src/server.ts');
 const FILES_PER_REQUEST = 100;
 const KEY_PRESSES = 100;
+const PHOTO_PRESSES = 20;
+/** A person's look at a photo before the next `j`: the time the page has to fetch the neighbours ahead. */
+const LOOK_MS = 300;
 
 // playwright-core and the browser as the end-to-end tests have them (the root workspace does not list them).
 const requireFromE2e = createRequire(join(ROOT, 'e2e/package.json'));
@@ -194,6 +197,59 @@ async function reviewTiming(page: Page, apiUrl: string, batchId: string) {
   return { shownMs, interactiveMs, perKeyMs };
 }
 
+/** The page's own clock, read in the page (this file is compiled without the DOM's types). */
+interface PhotoWindow {
+  jAt?: number;
+  document: {
+    addEventListener(type: string, run: (event: { key: string }) => void, capture: boolean): void;
+    querySelector(selector: string): { currentSrc: string; complete: boolean; naturalWidth: number } | null;
+  };
+  requestAnimationFrame(run: () => void): void;
+}
+
+/** From each `j` to the large photo of the image it selects drawn: the median and the slowest of 20 presses. */
+async function photoTiming(page: Page) {
+  const list = page.getByRole('listbox', { name: 'Images of the batch' });
+  await page.getByTestId('large-preview').waitFor();
+  await page.evaluate(() => {
+    const win = globalThis as unknown as PhotoWindow;
+    win.document.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'j') win.jAt = performance.now();
+      },
+      true,
+    );
+  });
+  await list.focus();
+  const times: number[] = [];
+  for (let press = 0; press < PHOTO_PRESSES; press++) {
+    await page.waitForTimeout(LOOK_MS);
+    const before = await page
+      .getByTestId('large-preview')
+      .evaluate((image: { currentSrc: string }) => image.currentSrc);
+    await page.keyboard.press('j');
+    times.push(
+      await page.evaluate(
+        (previous) =>
+          new Promise<number>((resolve) => {
+            const win = globalThis as unknown as PhotoWindow;
+            const drawn = () => {
+              const image = win.document.querySelector('[data-testid=large-preview]');
+              if (image && image.currentSrc !== previous && image.complete && image.naturalWidth > 0) {
+                resolve(performance.now() - (win.jAt ?? 0));
+              } else win.requestAnimationFrame(drawn);
+            };
+            drawn();
+          }),
+        before,
+      ),
+    );
+  }
+  const sorted = times.sort((a, b) => a - b);
+  return { medianMs: sorted[Math.floor(sorted.length / 2)]!, slowestMs: sorted.at(-1)! };
+}
+
 async function main() {
   await runBench('web', 30, async (cleanup) => {
     const count = Number(argValue('files', '50'));
@@ -257,6 +313,11 @@ async function main() {
       `review of ${images} images: first rows at ${fmt(review.shownMs, 0)} ms, interactive at ` +
         `${fmt(review.interactiveMs, 0)} ms after the navigation; ${fmt(review.perKeyMs, 1)} ms per key press`,
     );
+    const photo = await photoTiming(page);
+    log(
+      `j to the next large photo drawn: median ${fmt(photo.medianMs, 0)} ms, slowest ${fmt(photo.slowestMs, 0)} ms ` +
+        `(${PHOTO_PRESSES} presses, ${LOOK_MS} ms apart)`,
+    );
 
     appendBenchmarkRow('Web app', [
       new Date().toISOString().slice(0, 10),
@@ -267,6 +328,7 @@ async function main() {
       fmt(review.shownMs, 0),
       fmt(review.interactiveMs, 0),
       fmt(review.perKeyMs, 1),
+      `${fmt(photo.medianMs, 0)} / ${fmt(photo.slowestMs, 0)}`,
       `${count} (${fmt(bytes / MB)} MB)`,
       fmt(curlRate),
       fmt(pageRate),
