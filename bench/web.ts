@@ -177,74 +177,81 @@ async function namedBatch(cleanup: Cleanup, apiUrl: string, key: string, databas
   return batchId;
 }
 
+/** The ids of a batch's images in the review page's first order (lowest score first), read as its owner. */
+async function reviewOrder(apiUrl: string, key: string, batchId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor = '';
+  while (ids.length < count) {
+    const response = await fetch(
+      `${apiUrl}/api/image/batch/${batchId}?sort=score&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers: { authorization: `Bearer ${key}` } },
+    );
+    const page = (await response.json()) as { items: { id: string }[]; nextCursor: string | null };
+    ids.push(...page.items.map((image) => image.id));
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return ids;
+}
+
 /** From the navigation to the first rows on screen, then to a key press answered; then per key press. */
-async function reviewTiming(page: Page, apiUrl: string, batchId: string) {
+async function reviewTiming(page: Page, apiUrl: string, batchId: string, order: readonly string[]) {
   await page.goto(`${apiUrl}/batches/${batchId}`);
   const list = page.getByRole('listbox', { name: 'Images of the batch' });
   await list.getByRole('option').first().waitFor();
   const shownMs = await page.evaluate(() => performance.now());
   await list.focus();
   await page.keyboard.press('j');
-  await list.locator('[role=option][aria-selected=true]').filter({ hasText: 'handmade-ceramic-mug-2.jpg' }).waitFor();
+  await page.locator(`[role=listbox][aria-activedescendant="image-${order[1]}"]`).waitFor();
   const interactiveMs = await page.evaluate(() => performance.now());
   const started = performance.now();
   for (let press = 0; press < KEY_PRESSES; press++) await page.keyboard.press('j');
-  await list
-    .locator('[role=option][aria-selected=true]')
-    .filter({ hasText: `handmade-ceramic-mug-${KEY_PRESSES + 2}.jpg` })
-    .waitFor();
+  await page.locator(`[role=listbox][aria-activedescendant="image-${order[KEY_PRESSES + 1]}"]`).waitFor();
   const perKeyMs = (performance.now() - started) / KEY_PRESSES;
   return { shownMs, interactiveMs, perKeyMs };
 }
 
-/** The page's own clock, read in the page (this file is compiled without the DOM's types). */
-interface PhotoWindow {
-  jAt?: number;
-  document: {
-    addEventListener(type: string, run: (event: { key: string }) => void, capture: boolean): void;
-    querySelector(selector: string): { currentSrc: string; complete: boolean; naturalWidth: number } | null;
+/**
+ * Waits in the page for the large photo to show another image than `previous`, drawn, and gives the time since the
+ * last `j` (a script as text: tsx would name the functions of a callback with a helper the page does not have).
+ */
+const PHOTO_DRAWN = `new Promise((resolve) => {
+  const previous = %PREVIOUS%;
+  const drawn = () => {
+    const image = document.querySelector('[data-testid=large-preview]');
+    if (image && image.currentSrc !== previous && image.complete && image.naturalWidth > 0) {
+      resolve(performance.now() - window.jAt);
+    } else requestAnimationFrame(drawn);
   };
-  requestAnimationFrame(run: () => void): void;
-}
+  drawn();
+})`;
+const NOTE_J = `document.addEventListener('keydown', (event) => { if (event.key === 'j') window.jAt = performance.now(); }, true)`;
 
 /** From each `j` to the large photo of the image it selects drawn: the median and the slowest of 20 presses. */
 async function photoTiming(page: Page) {
   const list = page.getByRole('listbox', { name: 'Images of the batch' });
-  await page.getByTestId('large-preview').waitFor();
-  await page.evaluate(() => {
-    const win = globalThis as unknown as PhotoWindow;
-    win.document.addEventListener(
-      'keydown',
-      (event) => {
-        if (event.key === 'j') win.jAt = performance.now();
-      },
-      true,
-    );
-  });
+  const photo = page.getByTestId('large-preview');
+  await photo.waitFor();
+  await page.evaluate(NOTE_J);
   await list.focus();
   const times: number[] = [];
   for (let press = 0; press < PHOTO_PRESSES; press++) {
     await page.waitForTimeout(LOOK_MS);
-    const before = await page
-      .getByTestId('large-preview')
-      .evaluate((image: { currentSrc: string }) => image.currentSrc);
+    const before = (await photo.getAttribute('src')) ?? '';
+    const previous = await photo.evaluate((image: { currentSrc: string }) => image.currentSrc);
     await page.keyboard.press('j');
-    times.push(
-      await page.evaluate(
-        (previous) =>
-          new Promise<number>((resolve) => {
-            const win = globalThis as unknown as PhotoWindow;
-            const drawn = () => {
-              const image = win.document.querySelector('[data-testid=large-preview]');
-              if (image && image.currentSrc !== previous && image.complete && image.naturalWidth > 0) {
-                resolve(performance.now() - (win.jAt ?? 0));
-              } else win.requestAnimationFrame(drawn);
-            };
-            drawn();
-          }),
-        before,
-      ),
+    await page.waitForFunction(
+      (src) =>
+        (
+          globalThis as unknown as {
+            document: { querySelector(s: string): { getAttribute(n: string): string } | null };
+          }
+        ).document
+          .querySelector('[data-testid=large-preview]')
+          ?.getAttribute('src') !== src,
+      before,
     );
+    times.push((await page.evaluate(PHOTO_DRAWN.replace('%PREVIOUS%', JSON.stringify(previous)))) as number);
   }
   const sorted = times.sort((a, b) => a - b);
   return { medianMs: sorted[Math.floor(sorted.length / 2)]!, slowestMs: sorted.at(-1)! };
@@ -308,7 +315,8 @@ async function main() {
     );
 
     const batchId = await namedBatch(cleanup, apiUrl, key, env.DATABASE_URL!, images);
-    const review = await reviewTiming(page, apiUrl, batchId);
+    const order = await reviewOrder(apiUrl, key, batchId, KEY_PRESSES + 2);
+    const review = await reviewTiming(page, apiUrl, batchId, order);
     log(
       `review of ${images} images: first rows at ${fmt(review.shownMs, 0)} ms, interactive at ` +
         `${fmt(review.interactiveMs, 0)} ms after the navigation; ${fmt(review.perKeyMs, 1)} ms per key press`,

@@ -114,6 +114,9 @@ export function reviewCases(app: WebApp) {
       expect(await page.getByTestId('name-change').textContent()).toMatch(/^IMG_\d+\.JPG → .+\.jpg$/);
       await page.keyboard.press('j');
       await expect.poll(() => list.getByRole('option').nth(1).getAttribute('aria-selected')).toBe('true');
+      // The selected image's own photo (the panel follows the list a moment later).
+      const secondId = (await list.getByRole('option').nth(1).getAttribute('id'))!.replace(/^image-/, '');
+      await expect.poll(() => preview.getAttribute('src')).toBe(`/api/image/${secondId}/preview?size=large`);
       const second = await largePreview(page);
       expect(second.src).not.toBe(first.src);
       expect(second.naturalWidth).toBeGreaterThanOrEqual(480);

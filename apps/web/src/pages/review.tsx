@@ -1,6 +1,6 @@
 import { ApproveBatchResponse, BatchStatusResponse, ImageDetail, ImageList, type ImageView } from '@renamer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
 import { ImageBrowser, type PickMode, type ReviewView } from '../review/image-browser';
@@ -19,7 +19,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useNarrow } from '../ui/narrow';
 import { ProblemLine } from '../ui/problem';
 import { KeyHint, type Shortcut, ShortcutsDialog } from '../ui/shortcuts-dialog';
-import { UndoToast, useUndo } from '../ui/undo';
+import { type Undoable, UndoToast, useUndo } from '../ui/undo';
 import { ArchivePanel } from './archive-panel';
 import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
@@ -89,9 +89,12 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   // Followed live only while the analyser is still at work: afterwards every change is this page's own.
   const notice = connectionNotice(useLiveBatches(batch.data && !isFinished(batch.data.status) ? [batchId] : []));
   const { images, pages } = useReviewImages(batchId, tab, sort);
-  const low = useReviewImages(batchId, 'low', 'score');
+  // Counted once the list the person sees has come, so it never delays it.
+  const low = useReviewImages(batchId, 'low', 'score', pages.isSuccess);
   const counts = tabCounts(batch.data, low.pages.isSuccess && !low.pages.hasNextPage ? low.images.length : undefined);
   const current = images[selected];
+  // The panel follows the selection at a lower priority: holding `j` moves the list at once, the photo after.
+  const shown = useDeferredValue(current);
 
   // The next page is asked for half a page ahead of what is drawn or selected, so holding `j` never runs out.
   const [reach, setReach] = useState(0);
@@ -226,6 +229,17 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     if (narrow) setSheetOpen(true);
   };
 
+  // Stable for the rows (each drawn again only when its own state changes), calling the latest of each.
+  const latest = useRef({ pick, startRename });
+  latest.current = { pick, startRename };
+  const rows = useMemo(
+    () => ({
+      pick: (index: number, mode: PickMode) => latest.current.pick(index, mode),
+      startRename: (index: number) => latest.current.startRename(index),
+    }),
+    [],
+  );
+
   const onKey = (event: KeyboardEvent) => {
     if (renaming || event.altKey || event.ctrlKey || event.metaKey) return;
     const keys = new Map<string, () => unknown>([
@@ -261,6 +275,8 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     void Promise.resolve().then(run).catch(setFailure);
   };
   const chosenImages = images.filter((image) => chosen.has(image.id));
+  const marked = useMemo(() => [...chosen], [chosen]);
+  const clearChosen = useCallback(() => setChosen(new Set()), []);
   const toReview = counts.review ?? 0;
 
   return (
@@ -387,39 +403,34 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
             chosen={chosen}
             scrollRef={scrollRef}
             scrollTo={scrollTo}
-            onPick={pick}
+            onPick={rows.pick}
             onToggle={toggle}
-            onRename={startRename}
+            onRename={rows.startRename}
             onKeyDown={onKey}
             onReach={setReach}
             onColumns={onColumns}
           />
         </div>
         {/* Beside the list on a wide screen; a panel from the bottom on a phone, opened by a tap. */}
-        {(!narrow || sheetOpen) && current && (
+        {(!narrow || sheetOpen) && shown && (
           <div
             className={narrow ? 'review-side sheet' : 'review-side'}
-            {...(narrow ? { role: 'dialog', 'aria-label': current.filename ?? current.originalFilename } : {})}
+            {...(narrow ? { role: 'dialog', 'aria-label': shown.filename ?? shown.originalFilename } : {})}
           >
             {narrow && (
               <button type="button" className="secondary sheet-close" onClick={() => setSheetOpen(false)}>
                 Close
               </button>
             )}
-            <PhotoPanel image={current} neighbours={neighboursOf(images, selected)} />
+            <PhotoPanel image={shown} neighbours={neighboursOf(images, selected)} />
             {renaming ? (
-              <RenameField
-                key={current.id}
-                image={current}
-                onSave={(name) => rename(current, name)}
-                onCancel={leaveRename}
-              />
+              <RenameField key={shown.id} image={shown} onSave={(name) => rename(shown, name)} onCancel={leaveRename} />
             ) : (
               <p className="actions">
                 <button
                   type="button"
                   className="secondary"
-                  disabled={!current.filename}
+                  disabled={!shown.filename}
                   onClick={() => startRename(selected)}
                 >
                   Rename <KeyHint keys="Enter" />
@@ -428,24 +439,55 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
                   <input
                     type="checkbox"
                     aria-keyshortcuts="x"
-                    checked={chosen.has(current.id)}
-                    onChange={() => toggle(current.id)}
+                    checked={chosen.has(shown.id)}
+                    onChange={() => toggle(shown.id)}
                   />{' '}
                   Selected <KeyHint keys="x" />
                 </label>
               </p>
             )}
             <ImageDetailPanel
-              image={current}
-              change={(path, label, json) => perform(() => change(current, path, label, json))}
+              image={shown}
+              change={(path, label, json) => perform(() => change(shown, path, label, json))}
             />
           </div>
         )}
       </div>
-      <NamingPanel batchId={batchId} images={images} marked={[...chosen]} onNamedAgain={() => setChosen(new Set())} />
-      <KeywordsPanel batchId={batchId} imageId={current?.id} onChanged={offer} />
-      <ArchivePanel batchId={batchId} />
+      <BatchTools
+        batchId={batchId}
+        images={images}
+        marked={marked}
+        imageId={shown?.id}
+        onNamedAgain={clearChosen}
+        onChanged={offer}
+      />
       <UndoToast offered={offered} onUndo={() => perform(undo)} onDismiss={dismiss} />
     </section>
   );
 }
+
+/**
+ * What acts on the whole batch (naming again, keywords, the archive), under the list: drawn again only when what it
+ * shows changes, never for a move of the selection alone.
+ */
+const BatchTools = memo(function BatchTools(props: {
+  batchId: string;
+  images: readonly ImageView[];
+  marked: readonly string[];
+  imageId: string | undefined;
+  onNamedAgain: () => void;
+  onChanged: (undo: Undoable) => void;
+}) {
+  return (
+    <>
+      <NamingPanel
+        batchId={props.batchId}
+        images={props.images}
+        marked={props.marked}
+        onNamedAgain={props.onNamedAgain}
+      />
+      <KeywordsPanel batchId={props.batchId} imageId={props.imageId} onChanged={props.onChanged} />
+      <ArchivePanel batchId={props.batchId} />
+    </>
+  );
+});

@@ -1,6 +1,6 @@
 import type { ImageView } from '@renamer/contracts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, type RefObject, useEffect, useState } from 'react';
 
 export type ReviewView = 'list' | 'grid';
 
@@ -73,12 +73,13 @@ export function ImageBrowser(props: ImageBrowserProps) {
       <ImageItem
         key={image.id}
         image={image}
+        index={index}
         view={view}
         selected={index === current}
         chosen={chosen.has(image.id)}
-        onPick={(event) => props.onPick(index, modeOf(event))}
-        onToggle={() => props.onToggle(image.id)}
-        onRename={() => props.onRename(index)}
+        onPick={props.onPick}
+        onToggle={props.onToggle}
+        onRename={props.onRename}
       />
     );
   };
@@ -123,16 +124,18 @@ const thumbnail = (image: ImageView) =>
     <span className="placeholder" />
   );
 
-function ImageItem(props: {
+/** One image; drawn again only when it or its state changes (holding `j` redraws two of them, not the screenful). */
+const ImageItem = memo(function ImageItem(props: {
   image: ImageView;
+  index: number;
   view: ReviewView;
   selected: boolean;
   chosen: boolean;
-  onPick: (event: MouseEvent) => void;
-  onToggle: () => void;
-  onRename: () => void;
+  onPick: (index: number, mode: PickMode) => void;
+  onToggle: (imageId: string) => void;
+  onRename: (index: number) => void;
 }) {
-  const { image } = props;
+  const { image, index } = props;
   const name = image.filename ?? image.originalFilename;
   return (
     <div
@@ -144,7 +147,7 @@ function ImageItem(props: {
       data-chosen={props.chosen || undefined}
       data-status={image.status}
       className={props.view === 'grid' ? 'review-card' : 'review-row'}
-      onClick={props.onPick}
+      onClick={(event) => props.onPick(index, modeOf(event))}
       // The listbox handles every key for its options.
       onKeyDown={() => undefined}
     >
@@ -156,7 +159,7 @@ function ImageItem(props: {
         data-checked={props.chosen || undefined}
         onClick={(event) => {
           event.stopPropagation();
-          props.onToggle();
+          props.onToggle(image.id);
         }}
       />
       {thumbnail(image)}
@@ -170,7 +173,7 @@ function ImageItem(props: {
           onClick={(event) => {
             if (!image.filename) return;
             event.stopPropagation();
-            props.onRename();
+            props.onRename(index);
           }}
         >
           {name}
@@ -197,7 +200,7 @@ function ImageItem(props: {
           aria-hidden="true"
           onClick={(event) => {
             event.stopPropagation();
-            props.onRename();
+            props.onRename(index);
           }}
         >
           Rename
@@ -205,7 +208,7 @@ function ImageItem(props: {
       )}
     </div>
   );
-}
+});
 
 /** An image's status, as a badge whose colour (and, for an approval, a tick) sets it apart. */
 export function StatusBadge({ image }: { image: ImageView }) {

@@ -1,6 +1,6 @@
 import { type BatchStatusResponse, ImageList, type ImageView } from '@renamer/contracts';
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { api } from '../api/client';
 
 /** A page of the batch's images as the list endpoint gives it. */
@@ -38,8 +38,9 @@ export const reviewKey = (batchId: string) => ['batch-images', batchId, 'review'
  * A tab's images, a page at a time. The low-score tab stops asking once a page reaches a score at or above the
  * bar (the server sorts them lowest first), so its count is whole without reading the rest of the batch.
  */
-export function useReviewImages(batchId: string, tab: ReviewTab, sort: ReviewSort) {
+export function useReviewImages(batchId: string, tab: ReviewTab, sort: ReviewSort, enabled = true) {
   const pages = useInfiniteQuery({
+    enabled,
     queryKey: [...reviewKey(batchId), tab, tab === 'low' ? 'score' : sort],
     queryFn: ({ pageParam }) =>
       api(
@@ -52,8 +53,11 @@ export function useReviewImages(batchId: string, tab: ReviewTab, sort: ReviewSor
       return last.nextCursor ?? undefined;
     },
   });
-  const loaded = pages.data?.pages.flatMap((page) => page.items) ?? [];
-  const images = tab === 'low' ? loaded.filter(isLow) : loaded;
+  // One array per answer, so that what is drawn from it is drawn again only when it changes.
+  const images = useMemo(() => {
+    const loaded = pages.data?.pages.flatMap((page) => page.items) ?? [];
+    return tab === 'low' ? loaded.filter(isLow) : loaded;
+  }, [pages.data, tab]);
   // The low-score tab's count needs all of its pages: they are few, since the cut ends them.
   useEffect(() => {
     if (tab === 'low' && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
