@@ -15,6 +15,24 @@ const flag = (description: string) =>
     .default('false')
     .transform((value) => value === 'true');
 
+export const STRIP_MODES = ['none', 'location', 'all'] as const;
+export const COPY_FORMATS = ['original', 'jpeg', 'webp', 'avif'] as const;
+
+/**
+ * What a download's copies were made with, as recorded in `downloads.options` and listed by GET /api/downloads:
+ * `embed` and `strip` for every download, the web-ready settings for an archive that asked for them.
+ */
+export const DownloadOptions = z.object({
+  embed: z.boolean(),
+  strip: z.enum(STRIP_MODES),
+  approvedOnly: z.boolean().optional(),
+  manifest: z.boolean().optional(),
+  resize: z.number().int().positive().optional(),
+  format: z.enum(COPY_FORMATS).optional(),
+  quality: z.number().int().min(1).max(100).optional(),
+});
+export type DownloadOptions = z.infer<typeof DownloadOptions>;
+
 export const ImageDownloadQuery = z.object({
   embed: flag(
     'Write the title, alt text and keywords into a copy of the file (XMP and IPTC); the original is untouched.',

@@ -13,10 +13,14 @@ const TABLES = [
   'filename_history',
   'images',
   'payments',
+  'quota_credits',
   'sessions',
   'subscriptions',
   'upload_rejections',
+  'user_identities',
   'users',
+  'webhook_deliveries',
+  'webhook_endpoints',
   'webhook_events',
 ];
 
@@ -60,7 +64,7 @@ describe('migrations on an empty database', () => {
     await expect(migrateDatabase(databaseUrl)).resolves.toBeUndefined();
   });
 
-  it('creates the thirteen tables', async () => {
+  it('creates the seventeen tables', async () => {
     const rows = await sql<{ table_name: string }[]>`
       select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
@@ -133,8 +137,13 @@ describe('migrations on an empty database', () => {
       { source: 'images.batch_id', target: 'batches.id', rule: 'CASCADE' },
       { source: 'images.user_id', target: 'users.id', rule: 'CASCADE' },
       { source: 'payments.user_id', target: 'users.id', rule: 'SET NULL' },
+      { source: 'quota_credits.image_id', target: 'images.id', rule: 'SET NULL' },
+      { source: 'quota_credits.user_id', target: 'users.id', rule: 'CASCADE' },
       { source: 'sessions.user_id', target: 'users.id', rule: 'CASCADE' },
       { source: 'subscriptions.user_id', target: 'users.id', rule: 'CASCADE' },
+      { source: 'user_identities.user_id', target: 'users.id', rule: 'CASCADE' },
+      { source: 'webhook_deliveries.endpoint_id', target: 'webhook_endpoints.id', rule: 'CASCADE' },
+      { source: 'webhook_endpoints.user_id', target: 'users.id', rule: 'CASCADE' },
     ]);
   });
 
@@ -145,8 +154,16 @@ describe('migrations on an empty database', () => {
     const expected: Record<string, string> = {
       images_batch_id_status_idx: 'ON public.images USING btree (batch_id, status)',
       images_batch_id_created_at_id_idx: 'ON public.images USING btree (batch_id, created_at, id)',
+      // Unique unless uploaded again on purpose (duplicates=allow).
       images_user_id_checksum_key:
-        'UNIQUE INDEX images_user_id_checksum_key ON public.images USING btree (user_id, checksum)',
+        'UNIQUE INDEX images_user_id_checksum_key ON public.images USING btree (user_id, checksum) WHERE (NOT reupload)',
+      images_user_id_checksum_idx: 'ON public.images USING btree (user_id, checksum)',
+      quota_credits_image_id_key:
+        'UNIQUE INDEX quota_credits_image_id_key ON public.quota_credits USING btree (image_id)',
+      user_identities_provider_subject_key:
+        'UNIQUE INDEX user_identities_provider_subject_key ON public.user_identities USING btree (provider, provider_subject)',
+      webhook_deliveries_endpoint_id_created_at_idx:
+        'ON public.webhook_deliveries USING btree (endpoint_id, created_at)',
       images_batch_id_filename_key:
         'UNIQUE INDEX images_batch_id_filename_key ON public.images USING btree (batch_id, filename)',
       batches_user_id_created_at_id_idx: 'ON public.batches USING btree (user_id, created_at, id)',

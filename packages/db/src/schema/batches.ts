@@ -23,6 +23,11 @@ export const batches = pgTable(
     instructions: text('instructions'),
     total: integer('total').notNull().default(0),
     completedAt: timestamptz('completed_at'),
+    /**
+     * When the batch list or the account page first showed the date `RETAIN_ORIGINALS_DAYS` removes the batch: the
+     * removal waits at least 7 days after it.
+     */
+    retentionNoticeAt: timestamptz('retention_notice_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

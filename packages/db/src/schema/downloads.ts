@@ -1,5 +1,6 @@
+import type { DownloadOptions } from '@renamer/contracts';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches';
 import { createdAt, id, timestamptz, updatedAt } from './columns';
 import { downloadKindEnum } from './enums';
@@ -21,6 +22,12 @@ export const downloads = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
     /** Bytes actually sent; null until the download has been served. */
     bytes: bigint('bytes', { mode: 'number' }),
+    /** What the copies were made with (embed, strip, resize, format, quality, manifest). */
+    options: jsonb('options').$type<DownloadOptions>().notNull().default(sql`'{}'::jsonb`),
+    /** The entries a ZIP holds (1 for an image). */
+    entries: integer('entries'),
+    /** When the last byte went out. */
+    completedAt: timestamptz('completed_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,6 @@
 import type { AnalysisStepRecord, ImageMetadata, ImageSafety, SeoScore, VisionTag } from '@renamer/contracts';
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { UNIQUE_FILE_PER_USER, UNIQUE_FILENAME_PER_BATCH } from '../unique-violation';
 import { batches } from './batches';
 import { createdAt, id, timestamptz, updatedAt } from './columns';
@@ -38,6 +38,8 @@ export const images = pgTable(
     analysisSteps: jsonb('analysis_steps').$type<AnalysisStepRecord[]>().notNull().default(sql`'[]'::jsonb`),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** Uploaded again on purpose (`duplicates=allow`): another image of the person may hold the same bytes. */
+    reupload: boolean('reupload').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -46,8 +48,10 @@ export const images = pgTable(
     index('images_batch_id_created_at_id_idx').on(table.batchId, table.createdAt, table.id),
     // Unique, so two workers proposing names at once cannot give one batch the same filename twice.
     uniqueIndex(UNIQUE_FILENAME_PER_BATCH).on(table.batchId, table.filename),
-    // Unique: an upload racing another with the same file cannot give a user that image twice.
-    uniqueIndex(UNIQUE_FILE_PER_USER).on(table.userId, table.checksum),
+    // Unique: an upload racing another with the same file cannot give a user that image twice, unless the person
+    // asked for it again on purpose.
+    uniqueIndex(UNIQUE_FILE_PER_USER).on(table.userId, table.checksum).where(sql`not ${table.reupload}`),
+    index('images_user_id_checksum_idx').on(table.userId, table.checksum),
     index('images_status_updated_at_idx').on(table.status, table.updatedAt),
     index('images_created_at_idx').on(table.createdAt),
     uniqueIndex('images_storage_key_key').on(table.storageKey),
