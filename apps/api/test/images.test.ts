@@ -399,4 +399,27 @@ describe('another user', () => {
       history: [{ source: 'proposal' }],
     });
   });
+
+  it('takes approvals of a batch back in one go (the web app’s undo of Approve all), or only the listed ones, and not another person’s', async () => {
+    const owner = await stack.createUser();
+    const stranger = await stack.createUser();
+    const { batchId, images } = await readyBatch(owner, ['s.jpg', 't.jpg', 'u.jpg']);
+    expect((await call(owner, 'POST', `/api/image/batch/${batchId}/approve`)).body).toEqual({ approved: 3 });
+
+    expect((await call(stranger, 'POST', `/api/image/batch/${batchId}/unapprove`)).status).toBe(404);
+    const one = await call(owner, 'POST', `/api/image/batch/${batchId}/unapprove`, { imageIds: [images[0]!.id] });
+    expect(one).toEqual({ status: 200, body: { unapproved: 1 } });
+    expect((await call(owner, 'POST', `/api/image/batch/${batchId}/unapprove`)).body).toEqual({ unapproved: 2 });
+    expect((await call(owner, 'POST', `/api/image/batch/${batchId}/unapprove`, {})).body).toEqual({ unapproved: 0 });
+    expect((await call(owner, 'GET', `/api/batch/${batchId}/status`)).body).toMatchObject({
+      counts: { ready: 3, approved: 0 },
+    });
+    for (const image of images) {
+      expect((await call(owner, 'GET', `/api/image/${image!.id}`)).body).toMatchObject({
+        status: 'ready',
+        approvedAt: null,
+        filename: image!.filename,
+      });
+    }
+  });
 });

@@ -131,3 +131,17 @@ export const ApproveBatchBody = z
   .nullish();
 
 export const ApproveBatchResponse = z.object({ approved: z.number().int().min(0) });
+
+/** Optional: a request without a body takes back every approval of the batch. */
+export const UnapproveBatchBody = z
+  .object({
+    imageIds: z
+      .array(z.uuid())
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('Take back only these of the batch’s approved images; every approved image when left out.'),
+  })
+  .nullish();
+
+export const UnapproveBatchResponse = z.object({ unapproved: z.number().int().min(0) });

@@ -11,6 +11,8 @@ import {
   ImageListQuery,
   RenameImageBody,
   RevertImageBody,
+  UnapproveBatchBody,
+  UnapproveBatchResponse,
 } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -140,5 +142,20 @@ export async function imageRoutes(app: FastifyInstance, { images }: ImageRoutesO
       },
     },
     (request) => images.approveBatch(principalOf(request).user.id, request.params.batchId, request.body?.imageIds),
+  );
+
+  typed.post(
+    '/api/image/batch/:batchId/unapprove',
+    {
+      schema: {
+        ...schema,
+        operationId: 'unapproveBatchImages',
+        summary: 'Take back the approval of every approved image of a batch, or of the listed ones',
+        params: BatchIdParams,
+        body: UnapproveBatchBody,
+        response: { 200: UnapproveBatchResponse },
+      },
+    },
+    (request) => images.unapproveBatch(principalOf(request).user.id, request.params.batchId, request.body?.imageIds),
   );
 }

@@ -182,6 +182,26 @@ export function createImageService(deps: ImageServiceDeps) {
     return detail(moved);
   }
 
+  /** The images of a batch moved by `event` in one statement (all it applies to, or those of `imageIds`). */
+  async function moveBatch(
+    userId: string,
+    batchId: string,
+    event: StatusEvent<ImageStatus>,
+    set: { approvedAt: Date | null },
+    imageIds?: readonly string[],
+  ): Promise<number> {
+    if (!(await deps.batches.findByIdForUser(batchId, userId))) throw noSuchBatch();
+    const moved = await deps.images.transitionByBatch(batchId, { ...event, set, imageIds });
+    if (moved.length > 0) {
+      await deps.tracker.imagesChanged(
+        batchId,
+        moved.map((id) => ({ id, batchId, status: event.to })),
+        A_PERSONS_CHANGE,
+      );
+    }
+    return moved.length;
+  }
+
   return {
     async get(userId: string, imageId: string): Promise<ImageDetail> {
       return detail(await ownImage(userId, imageId));
@@ -249,20 +269,12 @@ export function createImageService(deps: ImageServiceDeps) {
 
     /** Every ready image of the batch, or those of `imageIds` that are ready, in one statement. */
     async approveBatch(userId: string, batchId: string, imageIds?: readonly string[]): Promise<{ approved: number }> {
-      if (!(await deps.batches.findByIdForUser(batchId, userId))) throw noSuchBatch();
-      const approved = await deps.images.transitionByBatch(batchId, {
-        ...IMAGE_EVENTS.approve,
-        set: { approvedAt: now() },
-        imageIds,
-      });
-      if (approved.length > 0) {
-        await deps.tracker.imagesChanged(
-          batchId,
-          approved.map((id) => ({ id, batchId, status: IMAGE_EVENTS.approve.to })),
-          A_PERSONS_CHANGE,
-        );
-      }
-      return { approved: approved.length };
+      return { approved: await moveBatch(userId, batchId, IMAGE_EVENTS.approve, { approvedAt: now() }, imageIds) };
+    },
+
+    /** Every approved image of the batch back to `ready`, or those of `imageIds` (what undoes `approveBatch`). */
+    async unapproveBatch(userId: string, batchId: string, imageIds?: readonly string[]) {
+      return { unapproved: await moveBatch(userId, batchId, IMAGE_EVENTS.unapprove, { approvedAt: null }, imageIds) };
     },
   };
 }
