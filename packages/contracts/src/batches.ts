@@ -60,6 +60,17 @@ const formText = <T extends z.ZodType<unknown, string>>(schema: T) =>
     .pipe(schema);
 const BatchName = SingleLineText.max(200).describe('The batch’s name, e.g. "Spring shoes".');
 
+/**
+ * What `POST /api/batch` does with a file the person already holds in another batch: `refuse` it
+ * (`duplicate_file` with `duplicateOf`), or `allow` it as a new image of this batch with its own stored copy.
+ */
+export const DuplicatesMode = z
+  .enum(['refuse', 'allow'])
+  .describe(
+    '`refuse` (the default): a file you already hold in another batch is refused as duplicate_file with duplicateOf; `allow`: it becomes a new image of this batch, counted against the quota, with its own stored copy. A file repeated within one request is always refused.',
+  );
+export type DuplicatesMode = z.infer<typeof DuplicatesMode>;
+
 export const UploadFields = z.object({
   name: BatchName.optional(),
   keywords: z
@@ -84,6 +95,7 @@ export const UploadFields = z.object({
   instructions: formText(ModelInstructions)
     .optional()
     .describe('Instructions for the vision model; the account’s default when absent.'),
+  duplicates: DuplicatesMode.default('refuse'),
 });
 
 export type UploadFields = z.infer<typeof UploadFields>;

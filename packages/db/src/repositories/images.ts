@@ -38,6 +38,11 @@ export interface NewImage {
   status?: ImageStatus;
   filename?: string | null;
   metadata?: ImageMetadata | null;
+  /**
+   * A file the user already holds, uploaded again on purpose (`duplicates=allow`): left out of the one-file-per-user
+   * unique index, which keeps every other image's file unique.
+   */
+  reupload?: boolean;
 }
 
 export type ImageUpdate = Partial<

@@ -1,4 +1,10 @@
-import { AppError, type ErrorCode, type RejectedFile, type UploadResponse } from '@renamer/contracts';
+import {
+  AppError,
+  type DuplicatesMode,
+  type ErrorCode,
+  type RejectedFile,
+  type UploadResponse,
+} from '@renamer/contracts';
 import {
   type BatchRepository,
   type Database,
@@ -29,9 +35,11 @@ export type NewBatchSettings = Pick<NewBatch, 'name' | 'locale' | 'keywords' | '
 
 /**
  * Commits the accepted files of a checked upload as a new batch: files equal to an image the user already has are
- * refused, then the quota is checked, the objects are stored and the rows committed in one transaction, then the
- * jobs are queued. The code of each file refused here or before is noted in `refusals` (each file once). Whatever
- * is refused or fails leaves no object or row behind; the accepted files' temporary files stay the caller's.
+ * refused (`duplicates: 'refuse'`) or kept as re-uploads (`'allow'`: rows with `reupload`, each with an object of
+ * its own, so deleting either image never takes bytes the other needs), then the quota is checked, the objects are
+ * stored and the rows committed in one transaction, then the jobs are queued. The code of each file refused here or
+ * before is noted in `refusals` (each file once). Whatever is refused or fails leaves no object or row behind; the
+ * accepted files' temporary files stay the caller's.
  */
 export async function commitAccepted(
   deps: CommitDeps,
@@ -40,8 +48,14 @@ export async function commitAccepted(
   { accepted, refused }: CheckedFiles,
   log: CallLog,
   refusals: ErrorCode[],
+  duplicatesMode: DuplicatesMode = 'refuse',
 ): Promise<UploadResponse> {
-  const { fresh, duplicates, existingIdOf } = await splitExistingDuplicates(deps, userId, accepted);
+  const { fresh, duplicates, existingIdOf, held } = await splitExistingDuplicates(
+    deps,
+    userId,
+    accepted,
+    duplicatesMode,
+  );
   const rejectedFiles = [
     ...refused.map((file) =>
       file.duplicateOf && existingIdOf.has(file.duplicateOf)
@@ -66,8 +80,8 @@ export async function commitAccepted(
   };
   await assertQuotaLeft(deps, userId, fresh.length).catch(overQuota);
   const keys = await storeObjects(deps, userId, fresh);
-  const batch = await deps.db
-    .transaction(async (tx) => {
+  const commit = (isReupload: (file: AcceptedFile) => boolean) =>
+    deps.db.transaction(async (tx) => {
       if ((await deps.users.reserveQuota(userId, fresh.length, deps.now(), tx)) === null) {
         throw new AppError('quota_exceeded', 'This upload would take you past your monthly quota.');
       }
@@ -83,11 +97,19 @@ export async function commitAccepted(
           mimeType: file.mimeType,
           storageKey: keys[index]!,
           metadata: file.metadata,
+          reupload: isReupload(file),
         })),
         tx,
       );
       return created;
-    })
+    });
+  const batch = await commit((file) => held.has(file.file.sha256))
+    // With `allow`, a file another upload stored at the same moment is one more re-upload, as the person asked.
+    .catch((error) =>
+      duplicatesMode === 'allow' && isUniqueViolation(error, UNIQUE_FILE_PER_USER)
+        ? commit(() => true)
+        : Promise.reject(error),
+    )
     .catch(overQuota)
     .catch(async (error) => {
       await deps.store.deleteMany(keys).catch(() => undefined);
@@ -114,13 +136,24 @@ export async function commitAccepted(
   };
 }
 
-/** Files equal to an image the user already has, found in one query. */
-async function splitExistingDuplicates(deps: Pick<CommitDeps, 'images'>, userId: string, files: AcceptedFile[]) {
+/**
+ * Files equal to an image the user already has, found in one query: refused, or with `allow` kept (their checksums
+ * in `held`, to be stored as re-uploads).
+ */
+async function splitExistingDuplicates(
+  deps: Pick<CommitDeps, 'images'>,
+  userId: string,
+  files: AcceptedFile[],
+  mode: DuplicatesMode,
+) {
   const matches = await deps.images.findDuplicateChecksums(
     userId,
     files.map(({ file }) => file.sha256),
   );
   const existing = new Map(matches.map((match) => [match.checksum, match.imageId]));
+  if (mode === 'allow') {
+    return { fresh: files, duplicates: [], existingIdOf: new Map<string, string>(), held: new Set(existing.keys()) };
+  }
   const fresh = files.filter(({ file }) => !existing.has(file.sha256));
   const duplicates = files.filter(({ file }) => existing.has(file.sha256));
   await Promise.all(duplicates.map(({ file }) => file.cleanup()));
@@ -128,6 +161,7 @@ async function splitExistingDuplicates(deps: Pick<CommitDeps, 'images'>, userId:
   const existingIdOf = new Map(duplicates.map(({ imageId, file }) => [imageId, existing.get(file.sha256)!]));
   return {
     fresh,
+    held: new Set<string>(),
     existingIdOf,
     duplicates: duplicates.map(
       ({ originalFilename, file }): RejectedFile => ({

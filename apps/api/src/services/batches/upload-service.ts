@@ -37,11 +37,12 @@ export function createUploadService(deps: UploadServiceDeps) {
   async function checkAndCommit(uploader: Uploader, incoming: IncomingUpload, log: CallLog, refusals: ErrorCode[]) {
     const checked = await checkFiles(incoming.files, deps.limits);
     try {
-      const settings = newBatchSettings(uploader, incoming.fields());
+      const fields = incoming.fields();
+      const settings = newBatchSettings(uploader, fields);
       if (checked.accepted.length + checked.refused.length === 0) {
         throw new AppError('validation_failed', 'Send one or more files in the form field "files".');
       }
-      return await commitAccepted(commitDeps, uploader.id, settings, checked, log, refusals);
+      return await commitAccepted(commitDeps, uploader.id, settings, checked, log, refusals, fields.duplicates);
     } finally {
       await removeSpooled(checked);
     }
