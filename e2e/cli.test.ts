@@ -220,6 +220,43 @@ describe('renamer rename', () => {
     expect(result.files.filter((file) => file.outcome === 'over_quota')).toHaveLength(2);
   }, 120_000);
 
+  it('with --duplicates allow uploads again what the account holds, as new images of a new batch counted against the quota', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('again', await syntheticPhotos([741, 742]));
+    const first = renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }));
+    expect(first).toMatchObject({ uploaded: 2, alreadyUploaded: 0 });
+    expect(await imagesUsed(key)).toBe(2);
+
+    const dry = renameResult(
+      await renamer(['rename', folder, '--duplicates', 'allow', '--dry-run', '--json'], { RENAMER_API_KEY: key }),
+    );
+    expect(dry.files.map((file) => file.outcome)).toEqual(['would_upload', 'would_upload']);
+    expect(await imagesUsed(key)).toBe(2);
+
+    const run = await renamer(['rename', folder, '--duplicates', 'allow', '--json'], { RENAMER_API_KEY: key });
+    expect(run.code, run.stderr).toBe(0);
+    const again = renameResult(run);
+    expect(again).toMatchObject({ uploaded: 2, alreadyUploaded: 0, notRenamed: 0 });
+    expect(again.batches).toHaveLength(1);
+    expect(first.batches).not.toContain(again.batches[0]);
+    for (const [index, file] of again.files.entries()) {
+      expect(file.batchId).toBe(again.batches[0]);
+      expect(file.imageId).not.toBe(first.files[index]!.imageId);
+      expect(file.newName).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*\.jpg$/);
+    }
+    expect(await imagesUsed(key)).toBe(4);
+
+    // Without the flag the account's images are used, as before; a mode it does not know is a usage mistake.
+    expect(renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }))).toMatchObject({
+      uploaded: 0,
+      alreadyUploaded: 2,
+    });
+    const wrong = await renamer(['rename', folder, '--duplicates', 'sometimes'], { RENAMER_API_KEY: key });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('refuse, allow');
+    expect(await imagesUsed(key)).toBe(4);
+  }, 120_000);
+
   it('answers a wrong key with one clear line and exit code 1, and a usage mistake with exit code 2', async () => {
     const wrong = await renamer(['whoami'], { RENAMER_API_KEY: 'rn_not-a-real-key' });
     expect(wrong.code).toBe(1);

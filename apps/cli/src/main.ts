@@ -66,7 +66,18 @@ program
   });
 
 /** What only an upload does, refused with --again (and --again's own options without it). */
-const UPLOAD_ONLY = ['keywords', 'context', 'locale', 'recursive', 'approve', 'embed', 'out', 'inPlace', 'copyTo'];
+const UPLOAD_ONLY = [
+  'keywords',
+  'context',
+  'locale',
+  'duplicates',
+  'recursive',
+  'approve',
+  'embed',
+  'out',
+  'inPlace',
+  'copyTo',
+];
 const AGAIN_ONLY = ['images', 'includeEdited'];
 const flag = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
@@ -82,6 +93,12 @@ program
   .option('--template <template>', 'a naming template, e.g. "acme-{subject}-{seq:3}" (default: the account’s)')
   .option('--instructions <text>', 'instructions for the vision model, at most 500 characters (default: the account’s)')
   .option('--again <batch>', 'name an uploaded batch again (with the batch’s keywords, template and instructions)')
+  .addOption(
+    new Option(
+      '--duplicates <mode>',
+      'files the account already holds: refuse (skip them, the default) or allow (upload and name them again in a new batch)',
+    ).choices(['refuse', 'allow']),
+  )
   .option('--images <ids>', 'with --again: only these comma-separated image ids')
   .option('--include-edited', 'with --again: also the images a person renamed or approved')
   .option('-r, --recursive', 'look into subfolders too')

@@ -33,7 +33,8 @@ type Setback = { outcome: RenamedFile['outcome']; problem: { code: string; detai
 
 /**
  * `renamer rename`: find the images, hash them, skip what the account already holds (delivered under its current
- * name all the same), upload the rest within the remaining quota, follow the batches to the end, approve on
+ * name all the same; with `--duplicates allow` uploaded again as new images), upload the rest within the remaining
+ * quota, follow the batches to the end, approve on
  * request, then deliver the files (ZIP, copies or renamed in place) and report every file's fate.
  */
 export async function rename(client: ApiClient, paths: string[], options: RenameOptions): Promise<RenameResult> {
@@ -53,8 +54,9 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
     const home = runFolder(paths);
     const statePath = join(home, STATE_FILE);
     const state = await readState(statePath, client.connection.server);
+    const again = options.duplicates === 'allow';
     const existing = await checkExisting(client, images);
-    const fresh = uniqueByChecksum(images.filter((image) => !existing.has(image.checksum)));
+    const fresh = uniqueByChecksum(again ? images : images.filter((image) => !existing.has(image.checksum)));
     const { remaining } = await client.request('/api/auth/quota', QuotaResponse);
     const fits = options.dryRun ? fresh : fresh.slice(0, remaining);
     const setbacks = new Map<string, Setback>();
@@ -71,9 +73,21 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
     }
 
     if (options.dryRun) {
-      const named = await currentImages(client, new Set(existing.values()), []);
-      return report(client, images, { existing, uploaded: new Set(), named, setbacks, batches: [], dryRun: true });
+      // With `allow`, what the account holds would be uploaded again all the same.
+      const held = again ? new Map<string, string>() : existing;
+      const named = await currentImages(client, new Set(held.values()), []);
+      return report(client, images, {
+        existing: held,
+        uploaded: new Set(),
+        named,
+        setbacks,
+        batches: [],
+        dryRun: true,
+      });
     }
+
+    /** With `allow`: checksum → the image this run made of it (not the account's earliest, which check names). */
+    const madeNow = new Map<string, string>();
 
     for (let start = 0; start < fits.length; start += FILES_PER_REQUEST) {
       const group = fits.slice(start, start + FILES_PER_REQUEST);
@@ -88,11 +102,15 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
         if (image)
           setbacks.set(image.checksum, { outcome: 'rejected', problem: { code: file.code, detail: file.detail } });
       }
+      for (const [checksum, imageId] of acceptedIds(group, answer.accepted)) madeNow.set(checksum, imageId);
     }
 
-    // What the account holds now decides what was uploaded, whatever the answers said.
-    const ids = await checkExisting(client, images);
-    const uploaded = new Set(fits.filter((image) => ids.has(image.checksum)).map((image) => image.checksum));
+    // What the account holds now decides what was uploaded, whatever the answers said (with `allow`, the answers:
+    // the account held those files before).
+    const ids = new Map([...(await checkExisting(client, images)), ...madeNow]);
+    const uploaded = new Set(
+      fits.filter((image) => (again ? madeNow : ids).has(image.checksum)).map((image) => image.checksum),
+    );
     for (const checksum of uploaded) setbacks.delete(checksum);
     // The batches this run (or the one it picks up) started, and any other still naming one of these files.
     const before = await currentImages(client, new Set(ids.values()), state.batches);
@@ -160,6 +178,7 @@ function uniqueByChecksum(images: LocalImage[]): LocalImage[] {
 
 interface RequestOutcome {
   batchId?: string;
+  accepted: { imageId: string; originalFilename: string }[];
   rejected: { originalFilename: string; code: string; detail: string }[];
 }
 
@@ -171,6 +190,7 @@ async function upload(client: ApiClient, group: LocalImage[], fields: UploadFiel
     if (!(error instanceof ApiError) || ![402, 409, 413, 415, 422].includes(error.status)) throw error;
     const perFile = new Map(error.errors.map((entry) => [entry.path, entry]));
     return {
+      accepted: [],
       rejected: group.map((image) => ({
         originalFilename: image.name,
         code: perFile.get(image.name)?.code ?? error.code ?? 'upload_rejected',
@@ -178,6 +198,20 @@ async function upload(client: ApiClient, group: LocalImage[], fields: UploadFiel
       })),
     };
   }
+}
+
+/** The accepted files of one request by checksum: the answer lists them in the order sent, by name. */
+function acceptedIds(group: LocalImage[], accepted: RequestOutcome['accepted']): Map<string, string> {
+  const ids = new Map<string, string>();
+  let next = 0;
+  for (const image of group) {
+    const file = accepted[next];
+    if (file && file.originalFilename === image.name.trim()) {
+      ids.set(image.checksum, file.imageId);
+      next += 1;
+    }
+  }
+  return ids;
 }
 
 /**

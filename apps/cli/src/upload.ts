@@ -1,5 +1,5 @@
 import { openAsBlob } from 'node:fs';
-import { UploadResponse } from '@renamer/contracts';
+import { type DuplicatesMode, UploadResponse } from '@renamer/contracts';
 import type { ApiClient } from './client';
 import type { LocalImage } from './files';
 
@@ -14,9 +14,11 @@ export interface UploadFields {
   template?: string;
   /** For the vision model; the account's default when absent. */
   instructions?: string;
+  /** Files the account already holds: `refuse` (the API's default) or `allow` (uploaded again as new images). */
+  duplicates?: DuplicatesMode;
 }
 /** The form fields of POST /api/batch a run sends (its other options stay on this side). */
-const FIELDS = ['keywords', 'context', 'locale', 'template', 'instructions'] as const;
+const FIELDS = ['keywords', 'context', 'locale', 'template', 'instructions', 'duplicates'] as const;
 
 /** One `POST /api/batch` of ≤ 100 files, each streamed from disk (a file-backed Blob), never read into memory. */
 export async function uploadRequest(
