@@ -20,6 +20,7 @@ import { createBatchService } from './services/batches/batch-service';
 import { createUploadService } from './services/batches/upload-service';
 import { createDeliveryLinks } from './services/downloads/delivery-links';
 import { createDownloadService } from './services/downloads/download-service';
+import { type GithubOptions, githubProvider } from './services/github-client';
 import { createImagePreviewService } from './services/images/image-preview-service';
 import { createImageService } from './services/images/image-service';
 import { createKeywordService } from './services/keywords/keyword-service';
@@ -78,8 +79,19 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     redirectUri: new URL('/api/auth/callback', env.PUBLIC_URL).href,
     allowInsecure: env.NODE_ENV !== 'production',
   });
+  const github: GithubOptions | undefined =
+    env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+      ? {
+          clientId: env.GITHUB_CLIENT_ID,
+          clientSecret: env.GITHUB_CLIENT_SECRET,
+          baseUrl: env.GITHUB_BASE_URL,
+          apiUrl: env.GITHUB_API_URL,
+        }
+      : undefined;
   const signIn = createSignInService({
     users: repositories.users,
+    identities: repositories.userIdentities,
+    githubProvider: github && githubProvider(github),
     sessions: repositories.sessions,
     adminEmailHashes: new Set(env.ADMIN_EMAILS.map(emailHash)),
     sessionTtlSeconds: env.SESSION_TTL,
@@ -218,6 +230,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     billing,
     payments: billing && createBillingService({ ...billing.deps, publicUrl: env.PUBLIC_URL }),
     oidc,
+    github,
     signIn,
     account,
     apiKeys,

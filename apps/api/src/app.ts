@@ -70,6 +70,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // Public.
   await app.register(signInRoutes, {
     oidc: services.oidc,
+    github: services.github,
     signIn: services.signIn,
     publicUrl: env.PUBLIC_URL,
     secureCookies: secureCookies(env),

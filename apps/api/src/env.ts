@@ -44,6 +44,11 @@ export const apiEnvSchema = serviceEnvSchema({
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).default('renamer-dev'),
   OIDC_CLIENT_SECRET: z.string().min(1).default('renamer-dev-secret'),
+  /** GitHub sign-in: on only when both are set (an OAuth app whose callback is PUBLIC_URL/api/auth/callback). */
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://github.com'),
+  GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
   ADMIN_EMAILS: emailList,
   SESSION_TTL: durationSeconds('7d'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
@@ -86,6 +91,14 @@ export const apiEnvSchema = serviceEnvSchema({
 }).superRefine((env, ctx) => {
   if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER) {
     ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be set in production' });
+  }
+  if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET)) {
+    const missing = env.GITHUB_CLIENT_ID ? 'GITHUB_CLIENT_SECRET' : 'GITHUB_CLIENT_ID';
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing],
+      message: 'GitHub sign-in needs both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET',
+    });
   }
 });
 

@@ -69,12 +69,12 @@ describe('sign-in through the OpenID provider', () => {
     expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
   });
 
-  it('starts the code flow with PKCE, state and only the openid and email scopes', async () => {
+  it('starts the code flow with PKCE, state and the openid, email and profile scopes', async () => {
     const response = await fetch(`${stack.apiUrl}/api/auth/login`, { redirect: 'manual' });
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(location.origin).toBe(new URL(stack.issuer).origin);
-    expect(location.searchParams.get('scope')).toBe('openid email');
+    expect(location.searchParams.get('scope')).toBe('openid email profile');
     expect(location.searchParams.get('code_challenge_method')).toBe('S256');
     expect(location.searchParams.get('state')).toBeTruthy();
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createDb, createSessionRepository, createUserRepository } from '@renamer/db';
+import { createDb, createSessionRepository, createUserIdentityRepository, createUserRepository } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSignInService, DEFAULT_DISPLAY_NAME } from '../src/services/sign-in';
@@ -10,6 +10,7 @@ afterAll(() => client.close());
 const adminEmail = `boss-${randomUUID().slice(0, 8)}@renamer.test`;
 const service = createSignInService({
   users: createUserRepository(client.db),
+  identities: createUserIdentityRepository(client.db),
   sessions: createSessionRepository(client.db),
   adminEmailHashes: new Set([emailHash(adminEmail)]),
   sessionTtlSeconds: 3600,

@@ -35,7 +35,7 @@ export function authorizationRequest(discovery: Discovery, client: TestClient, w
     response_type: 'code',
     client_id: client.clientId,
     redirect_uri: client.redirectUri,
-    scope: 'openid email',
+    scope: 'openid email profile',
     state,
   }).toString();
   if (withPkce) {

@@ -50,10 +50,10 @@ async function signIn(email: string, name: string): Promise<Record<string, unkno
 }
 
 describe('dev-idp authorization code flow', () => {
-  it('serves discovery for the bound port with only the openid and email scopes and S256 PKCE', () => {
+  it('serves discovery for the bound port with the openid, email and profile scopes and S256 PKCE', () => {
     expect(discovery.issuer).toBe(idp.issuer);
     expect(idp.issuer).toMatch(/^http:\/\/localhost:\d+$/);
-    expect(discovery.scopes_supported).toEqual(['openid', 'email']);
+    expect(discovery.scopes_supported).toEqual(['openid', 'email', 'profile']);
     expect(discovery.claims_supported).toEqual(expect.arrayContaining(['sub', 'email', 'email_verified', 'name']));
     expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
   });

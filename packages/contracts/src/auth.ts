@@ -41,7 +41,18 @@ export const QuotaResponse = z.object({
 
 export const CsrfResponse = z.object({ token: z.string() });
 
-export const LoginQuery = z.object({ returnTo: z.string().max(2048).optional() });
+export const AUTH_PROVIDERS = ['oidc', 'github'] as const;
+export const AuthProvider = z.enum(AUTH_PROVIDERS);
+export type AuthProvider = z.infer<typeof AuthProvider>;
+
+export const LoginQuery = z.object({
+  returnTo: z.string().max(2048).optional(),
+  provider: AuthProvider.optional().describe('Where to sign in; defaults to the only one configured, else `oidc`.'),
+});
+export const ProvidersResponse = z.object({
+  providers: z.array(AuthProvider).describe('The sign-in providers this server is configured with.'),
+});
+export type ProvidersResponse = z.infer<typeof ProvidersResponse>;
 export const CallbackQuery = z.object({
   code: SingleLineText.max(4096).optional(),
   state: SingleLineText.max(512).optional(),

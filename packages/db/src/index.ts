@@ -26,6 +26,7 @@ export * from './repositories/sessions';
 export * from './repositories/subscriptions';
 export type { UpdateCondition } from './repositories/update-condition';
 export * from './repositories/upload-rejections';
+export * from './repositories/user-identities';
 export * from './repositories/users';
 export * from './repositories/webhook-events';
 export {

@@ -51,7 +51,7 @@ export function createOidcClient(options: OidcClientOptions) {
       const pending = { state: oidc.randomState(), codeVerifier: oidc.randomPKCECodeVerifier() };
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: options.redirectUri,
-        scope: 'openid email',
+        scope: 'openid email profile',
         code_challenge: await oidc.calculatePKCECodeChallenge(pending.codeVerifier),
         code_challenge_method: 'S256',
         state: pending.state,

@@ -13,6 +13,7 @@ import { createPaymentRepository } from './payments';
 import { createSessionRepository } from './sessions';
 import { createSubscriptionRepository } from './subscriptions';
 import { createUploadRejectionRepository } from './upload-rejections';
+import { createUserIdentityRepository } from './user-identities';
 import { createUserRepository } from './users';
 import { createWebhookEventRepository } from './webhook-events';
 
@@ -33,6 +34,7 @@ export function createRepositories(db: Database) {
     sessions: createSessionRepository(db),
     subscriptions: createSubscriptionRepository(db),
     uploadRejections: createUploadRejectionRepository(db),
+    userIdentities: createUserIdentityRepository(db),
     users: createUserRepository(db),
     webhookEvents: createWebhookEventRepository(db),
   };

@@ -1,34 +1,110 @@
+import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import { mintCsrfToken } from '@renamer/auth';
-import { AppError, CallbackQuery, CsrfResponse, LoginQuery } from '@renamer/contracts';
+import {
+  AppError,
+  type AuthProvider,
+  CallbackQuery,
+  CsrfResponse,
+  LoginQuery,
+  ProvidersResponse,
+} from '@renamer/contracts';
 import { safeReturnTo } from '@renamer/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OidcClient } from '../../services/oidc-client';
+import { GITHUB_SCOPES, type GithubOptions, readGithubIdentity } from '../../services/github-client';
+import type { OidcClient, VerifiedIdentity } from '../../services/oidc-client';
 import type { SignInService } from '../../services/sign-in';
 
 export interface SignInRoutesOptions {
   oidc: OidcClient;
+  /** GitHub sign-in, when GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are set. */
+  github?: GithubOptions;
   signIn: Pick<SignInService, 'signIn'>;
   publicUrl: string;
   secureCookies: boolean;
   sessionTtlSeconds: number;
 }
 
-const FLOW_COOKIE = 'oidc_flow';
-const FlowState = z.object({ state: z.string(), codeVerifier: z.string(), returnTo: z.string() });
+const FLOW_COOKIE = 'sign_in_flow';
+const FlowState = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('oidc'), state: z.string(), codeVerifier: z.string(), returnTo: z.string() }),
+  // GitHub's state and PKCE verifier are @fastify/oauth2's own cookies.
+  z.object({ provider: z.literal('github'), returnTo: z.string() }),
+]);
+type FlowState = z.infer<typeof FlowState>;
 
 /** Public: signing in, and the CSRF token (bound to the session when there is one). */
 export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
   const flowCookie = {
-    path: '/api/auth',
+    path: '/',
     httpOnly: true,
     secure: options.secureCookies,
     sameSite: 'lax' as const,
     signed: true,
   };
+  const providers: AuthProvider[] = options.github ? ['oidc', 'github'] : ['oidc'];
+  const callbackUri = new URL('/api/auth/callback', options.publicUrl).href;
+
+  let github: OAuth2Namespace | undefined;
+  if (options.github) {
+    const base = options.github.baseUrl;
+    await app.register(oauth2, {
+      name: 'githubOAuth2',
+      scope: GITHUB_SCOPES,
+      credentials: {
+        client: { id: options.github.clientId, secret: options.github.clientSecret },
+        auth: {
+          authorizeHost: base,
+          authorizePath: '/login/oauth/authorize',
+          tokenHost: base,
+          tokenPath: '/login/oauth/access_token',
+        },
+        options: { authorizationMethod: 'body' },
+      },
+      callbackUri,
+      pkce: 'S256',
+      // The state and verifier cookies: signed, and with the attributes of every other cookie the API sets.
+      cookie: { path: '/', httpOnly: true, secure: options.secureCookies, sameSite: 'lax', signed: true, maxAge: 600 },
+    });
+    github = (app as unknown as { githubOAuth2: OAuth2Namespace }).githubOAuth2;
+  }
+
+  typed.get(
+    '/api/auth/providers',
+    {
+      schema: {
+        tags,
+        operationId: 'listSignInProviders',
+        summary: 'The sign-in providers this server offers',
+        response: { 200: ProvidersResponse },
+      },
+    },
+    async () => ({ providers }),
+  );
+
+  /** Where the browser goes to sign in; the flow cookie remembers the provider and where to return. */
+  async function start(provider: AuthProvider, request: FastifyRequest, reply: FastifyReply) {
+    if (provider === 'github') {
+      if (!github) throw new AppError('validation_failed', 'GitHub sign-in is not configured on this server.');
+      const url = await github.generateAuthorizationUri(request, reply);
+      return { url, flow: { provider } };
+    }
+    const { url, pending } = await options.oidc.start();
+    return { url: url.href, flow: { provider, ...pending } };
+  }
+
+  /** Who signed in, by the provider the flow was started with. */
+  async function finish(flow: FlowState, request: FastifyRequest, reply: FastifyReply): Promise<VerifiedIdentity> {
+    if (flow.provider === 'github') {
+      if (!github || !options.github) throw new Error('GitHub sign-in is not configured');
+      const { token } = await github.getAccessTokenFromAuthorizationCodeFlow(request, reply);
+      return readGithubIdentity(options.github, token.access_token);
+    }
+    return options.oidc.finish(new URL(request.url, options.publicUrl), flow);
+  }
 
   typed.get(
     '/api/auth/login',
@@ -42,10 +118,11 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
       },
     },
     async (request, reply) => {
-      const { url, pending } = await options.oidc.start();
-      const flow = { ...pending, returnTo: safeReturnTo(request.query.returnTo) };
-      reply.setCookie(FLOW_COOKIE, JSON.stringify(flow), { ...flowCookie, maxAge: 600 });
-      return reply.redirect(url.href, 302);
+      const provider = request.query.provider ?? (providers.length === 1 ? providers[0]! : 'oidc');
+      const { url, flow } = await start(provider, request, reply);
+      const state: FlowState = { ...flow, returnTo: safeReturnTo(request.query.returnTo) };
+      reply.setCookie(FLOW_COOKIE, JSON.stringify(state), { ...flowCookie, maxAge: 600 });
+      return reply.redirect(url, 302);
     },
   );
 
@@ -68,9 +145,10 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
       if (request.query.error) {
         throw new AppError('unauthenticated', `The identity provider refused the sign-in (${request.query.error}).`);
       }
-      const callbackUrl = new URL(request.url, options.publicUrl);
-      const identity = await options.oidc.finish(callbackUrl, flow).catch((err) => {
-        request.log.warn({ err }, 'sign-in callback refused');
+      const identity = await finish(flow, request, reply).catch((err) => {
+        // A refusal that says why (no verified email) reaches the person as it is.
+        if (err instanceof AppError) throw err;
+        request.log.warn({ err, provider: flow.provider }, 'sign-in callback refused');
         throw new AppError('unauthenticated', 'The sign-in could not be verified; sign in again.');
       });
       const { user, session, created } = await options.signIn.signIn(identity, {
