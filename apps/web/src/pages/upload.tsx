@@ -6,6 +6,7 @@ import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from 
 import { explain, nextStep, ProblemLine } from '../ui/problem';
 import { browserShows, extensionOf, folderOf, readDrop, refusalSentence, sortChosen } from '../upload/choose';
 import { hashFiles } from '../upload/hash-files';
+import { type HeldChoice, HeldFilesDialog } from '../upload/held-dialog';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
 import { BatchPanels } from './batch-panel';
 import './upload.css';
@@ -91,6 +92,12 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
   const [summary, setSummary] = useState<Summary>();
   const [formOpen, setFormOpen] = useState(true);
   const [dragging, setDragging] = useState(false);
+  /** The question about files the account already holds, while it is asked: how many, of how many, and its answer. */
+  const [heldQuestion, setHeldQuestion] = useState<{
+    held: number;
+    total: number;
+    answer: (choice: HeldChoice) => void;
+  }>();
   /** The name the last folder gave the batch: replaced by the next folder's unless the person typed their own. */
   const folderName = useRef('');
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -232,6 +239,20 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
     }
   }
 
+  /** Opens the question about held files and resolves with the person's answer once they give it. */
+  function askAboutHeld(held: number, total: number): Promise<HeldChoice> {
+    return new Promise((resolve) =>
+      setHeldQuestion({
+        held,
+        total,
+        answer: (choice) => {
+          setHeldQuestion(undefined);
+          resolve(choice);
+        },
+      }),
+    );
+  }
+
   async function upload(files: readonly File[]) {
     setFailure(undefined);
     setTemplateProblem(undefined);
@@ -255,11 +276,23 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
       });
       for (const match of found) existing.set(match.checksum, match.imageId);
     }
-    const fresh = files.filter((_, index) => !existing.has(hashes[index]!));
-    setStatus(
-      files.filter((_, index) => existing.has(hashes[index]!)),
-      { state: 'skipped', detail: 'Already in your account: not uploaded again.' },
-    );
+    const held = files.filter((_, index) => existing.has(hashes[index]!));
+    // Asked once per upload: skip what the account holds (as before), or name it again here (duplicates=allow).
+    const choice = held.length > 0 ? await askAboutHeld(held.length, files.length) : 'skip';
+    if (choice === 'cancel') {
+      setPhase('idle');
+      return;
+    }
+    const again = choice === 'again';
+    // Named again, a file repeated in this upload would go up twice (in different requests): it is skipped here.
+    const firstOf = new Map<string, File>();
+    files.forEach((file, index) => {
+      if (!firstOf.has(hashes[index]!)) firstOf.set(hashes[index]!, file);
+    });
+    const repeated = again ? files.filter((file, index) => firstOf.get(hashes[index]!) !== file) : [];
+    const fresh = files.filter((file, index) => (again || !existing.has(hashes[index]!)) && !repeated.includes(file));
+    if (!again) setStatus(held, { state: 'skipped', detail: 'Already in your account: not uploaded again.' });
+    setStatus(repeated, { state: 'skipped', detail: 'The same photo is earlier in this upload.' });
     const groups: File[][] = [];
     for (let start = 0; start < fresh.length; start += FILES_PER_REQUEST)
       groups.push(fresh.slice(start, start + FILES_PER_REQUEST));
@@ -273,7 +306,7 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
     let templateRefused = false;
     await sendGroups(
       groups,
-      fields,
+      again ? { ...fields, duplicates: 'allow' } : fields,
       (group, outcome) => {
         if (!outcome.ok && 'problem' in outcome && outcome.problem.code === 'invalid_template') templateRefused = true;
         settle(groups[group]!, outcome);
@@ -490,6 +523,11 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           </button>
         </form>
       )}
+      <HeldFilesDialog
+        held={heldQuestion?.held ?? 0}
+        total={heldQuestion?.total ?? 0}
+        onChoose={(choice) => heldQuestion?.answer(choice)}
+      />
       <ProblemLine error={failure} />
       {phase === 'hashing' && (
         <p role="status">

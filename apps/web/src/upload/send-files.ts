@@ -15,6 +15,8 @@ export interface UploadFields {
   template: string;
   /** For the vision model; empty: the account's default. */
   instructions: string;
+  /** `allow`: files the account already holds are named again as new images (the person chose so); absent: refused. */
+  duplicates?: 'allow';
 }
 
 export type RequestOutcome =
@@ -34,7 +36,7 @@ export type RequestOutcome =
 function sendRequest(files: readonly File[], fields: UploadFields, csrf: string, onProgress: (sent: number) => void) {
   return new Promise<RequestOutcome>((resolve) => {
     const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) if (value.trim()) form.append(name, value.trim());
+    for (const [name, value] of Object.entries(fields)) if (value?.trim()) form.append(name, value.trim());
     for (const file of files) form.append('files', file, file.webkitRelativePath.split('/').pop() || file.name);
     const request = new XMLHttpRequest();
     request.open('POST', '/api/batch');
