@@ -73,7 +73,7 @@ export function createAdminServices({ env, logger, platform }: AdminDeps, metric
     queues: createQueueService({ queues, auditLog }),
     flags: createFeatureFlagService({ db, featureFlags: repositories.featureFlags, auditLog, flags: featureFlags }),
     cleanup: createCleanupService({ tasks: cleanupTasks, auditLog }),
-    analytics: createAnalyticsService({ analytics: repositories.analytics }),
+    analytics: createAnalyticsService({ analytics: repositories.analytics, downloads: repositories.downloads }),
     auditLog: createAuditLogService({ auditLog }),
     health: createHealthService({ healthChecks: platform.healthChecks, queues }),
     logs: createLogService({ redis: platform.redis, streamKey: logStreamKey(env.REDIS_PREFIX) }),

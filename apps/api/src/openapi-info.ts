@@ -16,6 +16,7 @@ export const API_OPENAPI: OpenApiOptions = {
     { name: 'batches', description: 'Uploads and the progress of their analysis.' },
     { name: 'images', description: 'A batch’s images: their names and history, approval and download links.' },
     { name: 'files', description: 'Signed download links, which need no credentials.' },
+    { name: 'downloads', description: 'The caller’s downloads: what each held, how it was made, the bytes sent.' },
     { name: 'keywords', description: 'Keywords: enhanced, suggested for an image or a text, and validated.' },
     { name: 'payments', description: 'Plans paid through Stripe, and Stripe’s signed event deliveries.' },
   ],

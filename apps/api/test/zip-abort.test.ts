@@ -82,6 +82,8 @@ describe.each<Driver>(['fs', 's3'])('a client that hangs up in the middle of a Z
     );
     expect(row!.bytes).toBeGreaterThanOrEqual(received);
     expect(row!.bytes).toBeLessThan(totalBytes);
+    // Cut off: not every byte went out.
+    expect(row!.completedAt).toBeNull();
     expect(await eventually(objectFds, (fds) => fds.length === 0, 2_000)).toEqual([]);
     if (world.s3Port !== undefined) {
       // The object's GET to the store is closed too (pooled idle connections close within seconds).
@@ -96,5 +98,10 @@ describe.each<Driver>(['fs', 's3'])('a client that hangs up in the middle of a Z
     const whole = await fetch(body!.url);
     expect(whole.status).toBe(200);
     expect((await whole.arrayBuffer()).byteLength).toBeGreaterThan(totalBytes);
+    const [completed] = await eventually(
+      () => world.stack.repositories.downloads.listForUser(owner.user.id),
+      (rows) => rows[0]?.completedAt !== null,
+    );
+    expect(completed!.completedAt).toBeInstanceOf(Date);
   });
 });

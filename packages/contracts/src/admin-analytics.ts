@@ -76,6 +76,17 @@ export const AnalyticsResponse = z.object({
     })
     .describe('The vision model over the images uploaded in the range, from each image’s analysis steps.'),
   revenue: z.array(CurrencyAmount),
+  downloads: z
+    .object({
+      total: count.describe('Download links and archives asked for in the range.'),
+      bytes: count.describe(
+        'The bytes they sent (a plain original the object store hands out directly is not counted).',
+      ),
+      byDay: z
+        .array(z.object({ day: z.iso.date(), count, bytes: count }))
+        .describe('Each UTC day of the range, zeros included.'),
+    })
+    .describe('Downloads asked for in the range (by when each was asked for) and the bytes they sent.'),
   rejections: z
     .array(z.object({ code: z.string(), count }))
     .describe('Files refused at upload by problem code, most frequent first (whole UTC days).'),

@@ -33,6 +33,31 @@ export const DownloadOptions = z.object({
 });
 export type DownloadOptions = z.infer<typeof DownloadOptions>;
 
+/** One download the caller asked for, as GET /api/downloads lists it. */
+export const DownloadView = z.object({
+  id: z.uuid(),
+  kind: z.enum(['image', 'archive']).describe('One image’s link, or a batch’s ZIP archive.'),
+  batchId: z.uuid().describe('The batch the image or the archive belongs to.'),
+  imageId: z.uuid().optional().describe('The image, for a single image’s link.'),
+  options: DownloadOptions.describe('What the copies were made with.'),
+  entries: z.number().int().min(0).nullable().describe('The images it holds: 1 for an image, the archive’s count.'),
+  bytes: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe(
+      'Bytes sent so far (every fetch of the link counted); null until the service served it (a plain original is handed out by the object store directly).',
+    ),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable().describe('When every byte of the file first went out; null until then.'),
+});
+export type DownloadView = z.infer<typeof DownloadView>;
+
+export const DownloadList = z.object({ items: z.array(DownloadView), nextCursor: z.string().nullable() });
+export type DownloadList = z.infer<typeof DownloadList>;
+
 export const ImageDownloadQuery = z.object({
   embed: flag(
     'Write the title, alt text and keywords into a copy of the file (XMP and IPTC); the original is untouched.',

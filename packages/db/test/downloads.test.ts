@@ -49,6 +49,49 @@ describe('download repository', () => {
     await expect(downloads.create(invalid)).rejects.toThrow();
   });
 
+  it('pages a user’s downloads newest first with what each recorded, and marks one completed once', async () => {
+    const user = await createTestUser(client);
+    const other = await createTestUser(client);
+    const batch = await createBatchRepository(client.db).create({ userId: user.id, total: 1 });
+    const [image] = await createImageRepository(client.db).insertMany([imageInput(batch.id, user.id)]);
+    const expiresAt = new Date('2031-01-01T01:00:00.000Z');
+    const zip = await downloads.create({
+      kind: 'zip',
+      userId: user.id,
+      batchId: batch.id,
+      expiresAt,
+      options: { embed: true, strip: 'location', manifest: true, resize: 1600, format: 'webp' },
+      entries: 1,
+    });
+    // Recorded without its batch (as single links were before): listed under its image's batch.
+    const single = await downloads.create({ kind: 'image', userId: user.id, imageId: image!.id, expiresAt });
+    const otherBatch = await createBatchRepository(client.db).create({ userId: other.id, total: 1 });
+    await downloads.create({ kind: 'zip', userId: other.id, batchId: otherBatch.id, expiresAt });
+
+    const first = await downloads.listPageForUser(user.id, { limit: 1 });
+    expect(first.items).toEqual([expect.objectContaining({ id: single.id, batchId: batch.id, completedAt: null })]);
+    const second = await downloads.listPageForUser(user.id, { limit: 1, cursor: first.nextCursor });
+    expect(second).toEqual({
+      items: [
+        expect.objectContaining({
+          id: zip.id,
+          kind: 'zip',
+          options: { embed: true, strip: 'location', manifest: true, resize: 1600, format: 'webp' },
+          entries: 1,
+        }),
+      ],
+      nextCursor: null,
+    });
+
+    await downloads.addBytes(zip.id, 500);
+    expect(await downloads.findById(zip.id)).toMatchObject({ bytes: 500, completedAt: null });
+    await downloads.addBytes(zip.id, 1_000, { completed: true });
+    const completedAt = (await downloads.findById(zip.id))!.completedAt;
+    expect(completedAt).toBeInstanceOf(Date);
+    await downloads.addBytes(zip.id, 1_000, { completed: true });
+    expect(await downloads.findById(zip.id)).toMatchObject({ bytes: 2_500, completedAt });
+  });
+
   // Dates before any other test's records, so the shared database's other rows are left alone.
   it('deletes expired download records', async () => {
     const user = await createTestUser(client);

@@ -1,22 +1,25 @@
 import type { AnalyticsQuery, AnalyticsResponse } from '@renamer/contracts';
-import type { AnalyticsRepository } from '@renamer/db';
+import type { AnalyticsRepository, DownloadRepository } from '@renamer/db';
 import type { z } from 'zod';
 
-/** The service's activity over a range, aggregated by the database (four statements' worth of work). */
+/** The service's activity over a range, aggregated by the database (five statements' worth of work). */
 export function createAnalyticsService(deps: {
   analytics: Pick<AnalyticsRepository, 'summary' | 'dailyActivity' | 'dailyRevenue'>;
+  downloads: Pick<DownloadRepository, 'activity'>;
 }) {
   return {
     async report(range: z.output<typeof AnalyticsQuery>): Promise<AnalyticsResponse> {
-      const [summary, activity, revenue] = await Promise.all([
+      const [summary, activity, revenue, downloads] = await Promise.all([
         deps.analytics.summary(range),
         deps.analytics.dailyActivity(range),
         deps.analytics.dailyRevenue(range),
+        deps.downloads.activity(range),
       ]);
       return {
         from: range.from.toISOString(),
         to: range.to.toISOString(),
         ...summary,
+        downloads,
         daily: activity.map((day) => ({
           ...day,
           revenue: revenue

@@ -1,12 +1,30 @@
-import { count, desc, eq, lte, sql } from 'drizzle-orm';
+import type { DownloadOptions } from '@renamer/contracts';
+import { count, desc, eq, getTableColumns, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { downloads } from '../schema';
+import { keysetPage, type Page, type PageParams } from '../pagination';
+import { downloads, images } from '../schema';
 
 export type Download = typeof downloads.$inferSelect;
 
+/** What the copies were made with, and how many images the download holds (1 for an image). */
+interface Recorded {
+  options?: DownloadOptions;
+  entries?: number;
+}
+
 export type NewDownload =
-  | { kind: 'zip'; userId: string; batchId: string; approvedOnly?: boolean; expiresAt: Date }
-  | { kind: 'image'; userId: string; imageId: string; expiresAt: Date };
+  | ({ kind: 'zip'; userId: string; batchId: string; approvedOnly?: boolean; expiresAt: Date } & Recorded)
+  | ({ kind: 'image'; userId: string; imageId: string; batchId?: string; expiresAt: Date } & Recorded);
+
+/** A download as its owner sees it listed: the batch is the image's for a single image recorded without one. */
+export type ListedDownload = Download & { batchId: string };
+
+/** Downloads created and bytes sent per UTC day, and over the whole range. */
+export interface DownloadActivity {
+  total: number;
+  bytes: number;
+  byDay: { day: string; count: number; bytes: number }[];
+}
 
 export function createDownloadRepository(db: Database) {
   return {
@@ -29,12 +47,70 @@ export function createDownloadRepository(db: Database) {
         .orderBy(desc(downloads.createdAt), desc(downloads.id));
     },
 
-    /** Adds the bytes of one serving of the link (a link may be fetched more than once). */
-    async addBytes(id: string, bytes: number, tx?: Executor): Promise<void> {
+    /** The user's downloads, newest first, a page at a time (keyset on created_at, id, as every list). */
+    async listPageForUser(userId: string, params: PageParams = {}, tx?: Executor): Promise<Page<ListedDownload>> {
+      const page = await keysetPage(
+        (tx ?? db)
+          .select({ ...getTableColumns(downloads), imageBatchId: images.batchId })
+          .from(downloads)
+          .leftJoin(images, eq(images.id, downloads.imageId))
+          .$dynamic(),
+        downloads,
+        params,
+        'desc',
+        eq(downloads.userId, userId),
+      );
+      return {
+        items: page.items.map(({ imageBatchId, ...row }) => ({ ...row, batchId: (row.batchId ?? imageBatchId)! })),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    /**
+     * Adds the bytes of one serving of the link (a link may be fetched more than once); `completed` (every byte of
+     * the file went out) sets `completed_at` the first time.
+     */
+    async addBytes(id: string, bytes: number, { completed = false }: { completed?: boolean } = {}, tx?: Executor) {
       await (tx ?? db)
         .update(downloads)
-        .set({ bytes: sql`coalesce(${downloads.bytes}, 0) + ${bytes}::bigint` })
+        .set({
+          bytes: sql`coalesce(${downloads.bytes}, 0) + ${bytes}::bigint`,
+          ...(completed ? { completedAt: sql`coalesce(${downloads.completedAt}, now())` } : {}),
+        })
         .where(eq(downloads.id, id));
+    },
+
+    /** Downloads asked for in the range (created_at) and the bytes they sent, per UTC day, zeros included. */
+    async activity(range: { from: Date; to: Date }, tx?: Executor): Promise<DownloadActivity> {
+      const from = range.from.toISOString();
+      const to = range.to.toISOString();
+      const rows = await (tx ?? db).execute<{ day: string; count: number; bytes: number }>(sql`
+        with days as (
+          select generate_series(
+            date_trunc('day', ${from}::timestamptz at time zone 'UTC'),
+            (${to}::timestamptz - interval '1 millisecond') at time zone 'UTC',
+            interval '1 day'
+          ) as day
+        ),
+        asked as (
+          select date_trunc('day', ${downloads.createdAt} at time zone 'UTC') as day, count(*) as n,
+                 coalesce(sum(${downloads.bytes}), 0) as bytes
+          from ${downloads}
+          where ${downloads.createdAt} >= ${from}::timestamptz and ${downloads.createdAt} < ${to}::timestamptz
+          group by 1
+        )
+        select to_char(days.day, 'YYYY-MM-DD') as "day",
+               coalesce(asked.n, 0)::integer as "count",
+               coalesce(asked.bytes, 0)::float8 as "bytes"
+        from days left join asked on asked.day = days.day
+        order by days.day
+      `);
+      const byDay = [...rows];
+      return {
+        total: byDay.reduce((sum, day) => sum + day.count, 0),
+        bytes: byDay.reduce((sum, day) => sum + day.bytes, 0),
+        byDay,
+      };
     },
 
     /** The ids of links expired at `now`, at most `limit`, oldest first, and how many there are. */

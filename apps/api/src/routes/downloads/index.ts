@@ -6,8 +6,10 @@ import {
   BatchPreview,
   BatchPreviewQuery,
   DownloadLinkResponse,
+  DownloadList,
   ImageDownloadQuery,
   ImageIdParams,
+  ListQuery,
 } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,7 +19,7 @@ export interface DownloadRoutesOptions {
   downloads: DownloadService;
 }
 
-/** Links to an image's bytes and to a batch's archive, and what that archive will hold. */
+/** Links to an image's bytes and to a batch's archive, what that archive will hold, and the downloads made. */
 export async function downloadRoutes(app: FastifyInstance, { downloads }: DownloadRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -33,8 +35,22 @@ export async function downloadRoutes(app: FastifyInstance, { downloads }: Downlo
         response: { 200: DownloadLinkResponse },
       },
     },
-    (request) =>
-      downloads.imageLink(principalOf(request).user.id, request.params.imageId, { embed: request.query.embed }),
+    (request) => downloads.imageLink(principalOf(request).user.id, request.params.imageId, request.query),
+  );
+
+  typed.get(
+    '/api/downloads',
+    {
+      schema: {
+        tags: ['downloads'],
+        operationId: 'listDownloads',
+        summary: 'The caller’s downloads, newest first: what each held, how it was made, the bytes sent',
+        querystring: ListQuery,
+        response: { 200: DownloadList },
+        errors: ['invalid_cursor'],
+      },
+    },
+    (request) => downloads.list(principalOf(request).user.id, request.query),
   );
 
   typed.get(

@@ -3,9 +3,9 @@ import { pipeline } from 'node:stream/promises';
 
 /**
  * `source` as it is read, counted: `done` gets the bytes that passed once the stream closes, whether it
- * ended or was cut off (destroying the returned stream destroys `source` too).
+ * ended (`completed`: its reader took every byte) or was cut off (destroying the returned stream destroys `source` too).
  */
-export function countBytes(source: Readable, done: (bytes: number) => void): Readable {
+export function countBytes(source: Readable, done: (bytes: number, completed: boolean) => void): Readable {
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -13,7 +13,7 @@ export function countBytes(source: Readable, done: (bytes: number) => void): Rea
       callback(null, chunk);
     },
   });
-  counter.once('close', () => done(bytes));
+  counter.once('close', () => done(bytes, counter.readableEnded));
   // Its errors reach the reader through `counter`, which pipeline destroys with them.
   pipeline(source, counter).catch(() => {});
   return counter;

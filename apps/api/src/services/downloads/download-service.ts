@@ -5,6 +5,7 @@ import {
   type BatchDownloadResponse,
   type BatchPreview,
   type DownloadLinkResponse,
+  type DownloadList,
   isRawFormat,
 } from '@renamer/contracts';
 import type {
@@ -31,6 +32,7 @@ import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
 import { countBytes } from './count-bytes';
 import type { ArchiveOptions, DeliveryLinks } from './delivery-links';
+import { type AskedOptions, recordedOptions, toDownloadView } from './recorded-options';
 import { zipArchive } from './zip-archive';
 
 export const IMAGE_LINK_SECONDS = 15 * 60;
@@ -40,7 +42,7 @@ export interface DownloadServiceDeps {
   archiveEntries: Pick<ArchiveEntryRepository, 'listForUser'>;
   images: Pick<ImageRepository, 'findByIdForUser'>;
   batches: Pick<BatchRepository, 'findByIdForUser'>;
-  downloads: Pick<DownloadRepository, 'create' | 'findById' | 'addBytes'>;
+  downloads: Pick<DownloadRepository, 'create' | 'findById' | 'addBytes' | 'listPageForUser'>;
   store: Pick<ObjectStore, 'get' | 'stat' | 'downloadUrl'>;
   links: DeliveryLinks;
   /** The API's origin, where `/api/files/<token>` is served. */
@@ -157,8 +159,8 @@ export function createDownloadService(deps: DownloadServiceDeps) {
   }
 
   function recordBytes(download: Download, log: CallLog) {
-    return (bytes: number) => {
-      deps.downloads.addBytes(download.id, bytes).catch((err) => {
+    return (bytes: number, completed: boolean) => {
+      deps.downloads.addBytes(download.id, bytes, { completed }).catch((err) => {
         log.error({ err, downloadId: download.id }, 'bytes of a download not recorded');
       });
     };
@@ -237,13 +239,23 @@ export function createDownloadService(deps: DownloadServiceDeps) {
 
   return {
     /** A 15-minute link to the image's bytes (the original, or with `embed` a copy carrying its SEO fields). */
-    async imageLink(userId: string, imageId: string, { embed }: { embed: boolean }): Promise<DownloadLinkResponse> {
+    async imageLink(userId: string, imageId: string, asked: AskedOptions): Promise<DownloadLinkResponse> {
+      const { embed } = asked;
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
+      const recorded = { batchId: image.batchId, entries: 1 };
       // A RAW file alone goes out as uploaded: its sidecar only has a place beside it in the archive.
       if (embed && !isRaw(image.mimeType) && (await deps.embedEnabled())) {
         const expiresAt = expiryAfter(now(), IMAGE_LINK_SECONDS);
-        const download = await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt });
+        const options = recordedOptions({ ...asked, embed: true });
+        const download = await deps.downloads.create({
+          kind: 'image',
+          userId,
+          imageId,
+          expiresAt,
+          options,
+          ...recorded,
+        });
         return { url: filesUrl(deps.links.embeddedImage(download.id, expiresAt)), expiresAt: expiresAt.toISOString() };
       }
       const link = await deps.store.downloadUrl(image.storageKey, {
@@ -251,8 +263,21 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         filename: deliveredName(image),
         contentType: image.mimeType,
       });
-      await deps.downloads.create({ kind: 'image', userId, imageId, expiresAt: link.expiresAt });
+      await deps.downloads.create({
+        kind: 'image',
+        userId,
+        imageId,
+        expiresAt: link.expiresAt,
+        options: recordedOptions({ ...asked, embed: false }),
+        ...recorded,
+      });
       return { url: link.url, expiresAt: link.expiresAt.toISOString() };
+    },
+
+    /** The user's downloads, newest first, a page at a time. */
+    async list(userId: string, page: { limit: number; cursor?: string }): Promise<DownloadList> {
+      const { items, nextCursor } = await deps.downloads.listPageForUser(userId, page);
+      return { items: items.map(toDownloadView), nextCursor };
     },
 
     async preview(userId: string, batchId: string, { approvedOnly }: { approvedOnly: boolean }): Promise<BatchPreview> {
@@ -277,7 +302,15 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         );
       }
       const expiresAt = expiryAfter(now(), ARCHIVE_LINK_SECONDS);
-      const download = await deps.downloads.create({ kind: 'zip', userId, batchId, approvedOnly, expiresAt });
+      const download = await deps.downloads.create({
+        kind: 'zip',
+        userId,
+        batchId,
+        approvedOnly,
+        expiresAt,
+        options: recordedOptions({ ...options, approvedOnly }),
+        entries: entries.length,
+      });
       return {
         url: filesUrl(deps.links.archive(download.id, expiresAt, options)),
         expiresAt: expiresAt.toISOString(),

@@ -21,8 +21,8 @@ export interface GeneratedEntry {
 export interface ZipArchiveEvents {
   /** The archive broke off (a store or an embedding failed): it is destroyed with the error. */
   onError(error: Error): void;
-  /** The archive's stream closed, ended or cut off, after `bytes` went out. */
-  onClose(bytes: number): void;
+  /** The archive's stream closed, ended (`completed`) or cut off, after `bytes` went out. */
+  onClose(bytes: number, completed: boolean): void;
 }
 
 export interface ZipArchive {
@@ -89,9 +89,9 @@ export function zipArchive(
     stop();
     stream.destroy(error);
   }
-  const stream = countBytes(output, (sent) => {
+  const stream = countBytes(output, (sent, completed) => {
     stop();
-    onClose(sent);
+    onClose(sent, completed);
   });
   zip.on('error', fail);
   return { stream, size };
