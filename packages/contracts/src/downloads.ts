@@ -58,10 +58,26 @@ export type DownloadView = z.infer<typeof DownloadView>;
 export const DownloadList = z.object({ items: z.array(DownloadView), nextCursor: z.string().nullable() });
 export type DownloadList = z.infer<typeof DownloadList>;
 
+export type StripMode = (typeof STRIP_MODES)[number];
+export type CopyFormat = (typeof COPY_FORMATS)[number];
+
+/** `strip` of a download's query: which metadata its copies lose (the original is never changed). */
+const strip = z
+  .enum(STRIP_MODES)
+  .default('none')
+  .describe(
+    '`location`: GPS and every other location tag removed from the copy; `all`: every metadata tag but orientation and colour profile; `none` (default): the bytes as stored. A camera RAW goes out as uploaded.',
+  );
+
+/** A whole number in a query string, within bounds; absent stays undefined. */
+const queryInt = (min: number, max: number, description: string) =>
+  z.coerce.number().int().min(min).max(max).optional().describe(description);
+
 export const ImageDownloadQuery = z.object({
   embed: flag(
     'Write the title, alt text and keywords into a copy of the file (XMP and IPTC); the original is untouched.',
   ),
+  strip,
 });
 
 /** One file of a batch's archive: the image under its current filename. */
@@ -94,6 +110,13 @@ export const BatchDownloadQuery = BatchPreviewQuery.extend({
     .max(2000)
     .optional()
     .describe('Where the images are served today (a path or an absolute URL), for the redirect maps; with manifest.'),
+  strip,
+  resize: queryInt(16, 10_000, 'Web-ready copies at most this many pixels on the long side (never enlarged).'),
+  format: z
+    .enum(COPY_FORMATS)
+    .optional()
+    .describe('Web-ready copies in this format under its extension (`original`: each image’s own format).'),
+  quality: queryInt(1, 100, 'Encoder quality of the web-ready copies (JPEG, WebP, AVIF).'),
 }).refine((query) => query.baseUrl === undefined || query.manifest, {
   path: ['baseUrl'],
   message: 'goes with manifest=true',

@@ -1,4 +1,14 @@
 export {
+  type CopyTarget,
+  copyExtension,
+  copyTarget,
+  STRIP_ALL_ARGS,
+  STRIP_LOCATION_ARGS,
+  type WebReadyCopy,
+  withExtension,
+} from './copies';
+export {
+  type CopyRequest,
   createMetadataEmbedder,
   type EmbeddedFile,
   type MetadataEmbedder,

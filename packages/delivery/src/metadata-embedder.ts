@@ -4,8 +4,9 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { IMAGE_FORMAT_ENTRIES } from '@renamer/contracts';
+import { IMAGE_FORMAT_ENTRIES, type StripMode } from '@renamer/contracts';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { copyExtension, encodeCopy, stripArgs, type WebReadyCopy } from './copies';
 import { keywordKey, type SeoFields, uniqueKeywords } from './seo-fields';
 
 export interface MetadataEmbedder {
@@ -16,7 +17,22 @@ export interface MetadataEmbedder {
   embed(source: Readable, fields: SeoFields, extension: string): Promise<EmbeddedFile>;
   /** An XMP sidecar holding the SEO fields, for a file delivered as it is (camera RAW): same stream contract. */
   sidecar(fields: SeoFields): Promise<EmbeddedFile>;
+  /**
+   * A copy of `source` made for delivery (same stream contract as `embed`): re-encoded when `webReady` asks, then
+   * its metadata stripped as `strip` says, then the SEO `fields` written in when given. `extension` is the stored
+   * file's; the copy is in `webReady.target` when given.
+   */
+  copy(source: Readable, request: CopyRequest): Promise<EmbeddedFile>;
   close(): Promise<void>;
+}
+
+export interface CopyRequest {
+  /** The stored file's extension, which tells its format. */
+  extension: string;
+  strip: StripMode;
+  /** Written in after the strip, when given. */
+  fields?: SeoFields;
+  webReady?: WebReadyCopy;
 }
 
 export interface EmbeddedFile {
@@ -43,6 +59,9 @@ const WRITABLE_FORMATS: ReadonlyMap<string, { extension: string; iptc: boolean }
       : [],
   ),
 );
+
+/** Formats exiftool strips metadata from besides the writable ones. */
+const STRIPPABLE_TOO: ReadonlySet<string> = new Set(['heic', 'heif']);
 
 /**
  * IPTC strings already in the file are in the character set it declares (Latin-1 when none): re-written from
@@ -96,6 +115,49 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
         return await streamAndRemove(file);
       } catch (error) {
         source.destroy(); // the object store's stream, when the copy never started
+        await removeQuietly(file);
+        throw error;
+      }
+    },
+    async copy(source, { extension, strip, fields, webReady }) {
+      const stored = extension.replace(/^\./, '').toLowerCase();
+      const storedName = WRITABLE_FORMATS.get(stored)?.extension ?? stored;
+      const input = join(options.tmpDir, `${randomUUID()}.${storedName || 'bin'}`);
+      let file = input;
+      try {
+        if (closed) throw new Error('The metadata embedder is closed');
+        await mkdir(options.tmpDir, { recursive: true });
+        await pipeline(source, createWriteStream(input, { flags: 'wx' }));
+        if (webReady) {
+          file = join(options.tmpDir, `${randomUUID()}.${copyExtension(webReady.target)}`);
+          const opened = await webReady.open(input);
+          try {
+            await encodeCopy(opened.image, webReady, strip !== 'all').toFile(file);
+          } finally {
+            await opened.release();
+            await removeQuietly(input);
+          }
+        }
+        const written = webReady ? copyExtension(webReady.target) : stored;
+        const format = WRITABLE_FORMATS.get(written);
+        const args = stripArgs(strip);
+        // HEIC takes no SEO fields (the format table) but exiftool can take its location out.
+        if (args.length > 0 && (format || STRIPPABLE_TOO.has(written))) {
+          await exiftool.write(file, {}, { writeArgs: ['-overwrite_original', ...args] }).catch((error: unknown) => {
+            throw new MetadataEmbedError(`exiftool could not strip the metadata: ${String(error)}`, { cause: error });
+          });
+        }
+        if (format) {
+          if (fields) {
+            await writeFields(file, fields, format.iptc).catch((error: unknown) => {
+              throw new MetadataEmbedError(`exiftool could not write the metadata: ${String(error)}`, { cause: error });
+            });
+          }
+        }
+        return await streamAndRemove(file);
+      } catch (error) {
+        source.destroy();
+        await removeQuietly(input);
         await removeQuietly(file);
         throw error;
       }

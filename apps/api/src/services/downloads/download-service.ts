@@ -20,18 +20,23 @@ import type {
 } from '@renamer/db';
 import {
   buildRenameKit,
+  type CopyRequest,
+  copyExtension,
+  copyTarget,
   KIT_DIR,
   type MetadataEmbedder,
   parseBaseUrl,
   type SeoFields,
   seoFieldsFor,
+  type WebReadyCopy,
+  withExtension,
 } from '@renamer/delivery';
 import { FILE_EXTENSIONS, safeEntryName, uniqueEntryNames } from '@renamer/domain';
-import { FORMAT_OF_TYPE, isImageMimeType } from '@renamer/imaging';
+import { FORMAT_OF_TYPE, isImageMimeType, openUprightImage } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, verifyDownloadLink } from '@renamer/storage';
 import { countBytes } from './count-bytes';
-import type { ArchiveOptions, DeliveryLinks } from './delivery-links';
+import type { ArchiveOptions, DeliveryLinks, ImageCopyOptions } from './delivery-links';
 import { type AskedOptions, recordedOptions, toDownloadView } from './recorded-options';
 import { zipArchive } from './zip-archive';
 
@@ -49,7 +54,7 @@ export interface DownloadServiceDeps {
   publicUrl: string;
   signingSecret: string;
   /** Writes an image's SEO fields into a copy of it (one long-lived ExifTool). */
-  embedder: Pick<MetadataEmbedder, 'embed' | 'sidecar'>;
+  embedder: Pick<MetadataEmbedder, 'embed' | 'sidecar' | 'copy'>;
   /** Off (`embed-metadata`): links asked for with `embed` serve the originals. */
   embedEnabled: () => Promise<boolean>;
   now?: () => Date;
@@ -83,8 +88,10 @@ function isRaw(mimeType: string): boolean {
  * `<stem>.xmp` beside the RAW file, as photo tools look for it; when two RAW files share a stem (`a.cr2`,
  * `a.dng`), the later one's sidecar keeps the whole name (`a.dng.xmp`).
  */
-function sidecarNames(entries: readonly { name: string; mimeType: string }[]): Map<string, string> {
+function sidecarNames(entries: readonly { name: string; mimeType: string }[], reencoded = false): Map<string, string> {
   const names = new Map<string, string>();
+  // Re-encoded from their previews, RAW files become pictures that carry their fields themselves.
+  if (reencoded) return names;
   const used = new Set<string>();
   for (const entry of entries) {
     if (!isRaw(entry.mimeType)) continue;
@@ -119,10 +126,38 @@ function seoFields(
   return seoFieldsFor({ filename, altText: image.altText, tags });
 }
 
-/** The archive's entries under the names they get in it (safe, unique), in upload order. */
-function namedEntries(contents: ArchiveContents) {
+/**
+ * The web-ready settings of an archive, when it asked for any (a size, a format other than each image's own, or a
+ * quality): then every image is re-encoded.
+ */
+function webReadyOf({ resize, format, quality }: ArchiveOptions) {
+  if (resize === undefined && quality === undefined && (format ?? 'original') === 'original') return undefined;
+  return { resize, quality, format: format ?? 'original' };
+}
+type WebReady = NonNullable<ReturnType<typeof webReadyOf>>;
+
+/** How an image of this type is re-encoded for `webReady` (unknown types go out as they are). */
+function webReadyCopy(mimeType: string, webReady: WebReady): WebReadyCopy | undefined {
+  const format = formatOf(mimeType);
+  if (!format) return undefined;
+  return {
+    target: copyTarget(format, webReady.format),
+    resize: webReady.resize,
+    quality: webReady.quality,
+    open: (path) => openUprightImage(path, format, { maxEdge: webReady.resize }),
+  };
+}
+
+/**
+ * The archive's entries under the names they get in it (safe, unique), in upload order; with web-ready copies,
+ * under the extension of the format each is re-encoded in.
+ */
+function namedEntries(contents: ArchiveContents, webReady?: WebReady) {
   const names = uniqueEntryNames(
-    contents.entries.map((entry) => entry.filename),
+    contents.entries.map((entry) => {
+      const copy = webReady && webReadyCopy(entry.mimeType, webReady);
+      return copy ? withExtension(entry.filename, copyExtension(copy.target)) : entry.filename;
+    }),
     [KIT_DIR],
   );
   return contents.entries.map((entry, index) => ({ ...entry, name: names[index]! }));
@@ -144,10 +179,10 @@ export function createDownloadService(deps: DownloadServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const filesUrl = (token: string) => `${deps.publicUrl.replace(/\/+$/, '')}/api/files/${token}`;
 
-  async function contentsFor(userId: string, batchId: string, approvedOnly: boolean) {
+  async function contentsFor(userId: string, batchId: string, approvedOnly: boolean, webReady?: WebReady) {
     const contents = await deps.archiveEntries.listForUser(batchId, userId, { approvedOnly });
     if (!contents) throw noSuchBatch();
-    return { contents, entries: namedEntries(contents) };
+    return { contents, entries: namedEntries(contents, webReady) };
   }
 
   /** The stored original, or 404 when it went while the link was out. */
@@ -168,16 +203,29 @@ export function createDownloadService(deps: DownloadServiceDeps) {
 
   async function serveArchive(download: Download, options: ArchiveOptions, log: CallLog): Promise<ServedFile> {
     if (download.kind !== 'zip' || !download.batchId) throw gone();
-    const { contents, entries } = await contentsFor(download.userId, download.batchId, download.approvedOnly).catch(
-      (error) => {
-        throw error instanceof AppError && error.code === 'not_found' ? gone() : error;
-      },
-    );
+    const webReady = webReadyOf(options);
+    const strip = options.strip ?? 'none';
+    const { contents, entries } = await contentsFor(
+      download.userId,
+      download.batchId,
+      download.approvedOnly,
+      webReady,
+    ).catch((error) => {
+      throw error instanceof AppError && error.code === 'not_found' ? gone() : error;
+    });
     const mtime = now();
-    const sidecars = options.embed ? sidecarNames(entries) : new Map<string, string>();
+    const sidecars = options.embed ? sidecarNames(entries, webReady !== undefined) : new Map<string, string>();
     const streamed = entries.flatMap((entry) => {
       const fields = () => seoFields(entry, entry.name, contents.batch.keywords);
-      const rewritten = options.embed && !isRaw(entry.mimeType);
+      // A camera RAW goes out as uploaded (its SEO fields in a sidecar) unless re-encoded from its preview.
+      const copy = webReady && webReadyCopy(entry.mimeType, webReady);
+      const rewritten = copy !== undefined || (!isRaw(entry.mimeType) && (options.embed || strip !== 'none'));
+      const request = (): CopyRequest => ({
+        extension: extensionOf(entry.mimeType),
+        strip,
+        fields: options.embed ? fields() : undefined,
+        webReady: copy,
+      });
       const image = {
         name: entry.name,
         mtime,
@@ -185,7 +233,7 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         open: async () => {
           const source = await original(entry.storageKey);
           if (!rewritten) return source;
-          return (await deps.embedder.embed(source, fields(), extensionOf(entry.mimeType))).stream;
+          return (await deps.embedder.copy(source, request())).stream;
         },
       };
       const sidecar = sidecars.get(entry.name);
@@ -218,17 +266,17 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     };
   }
 
-  async function serveEmbeddedImage(download: Download, log: CallLog): Promise<ServedFile> {
+  async function serveEmbeddedImage(download: Download, options: ImageCopyOptions, log: CallLog): Promise<ServedFile> {
     if (download.kind !== 'image' || !download.imageId) throw gone();
     const image = await deps.images.findByIdForUser(download.imageId, download.userId);
     const batch = image && (await deps.batches.findByIdForUser(image.batchId, download.userId));
     if (!image || !batch) throw gone();
     const filename = deliveredName(image);
-    const embedded = await deps.embedder.embed(
-      await original(image.storageKey),
-      seoFields(image, filename, batch.keywords),
-      extensionOf(image.mimeType),
-    );
+    const embedded = await deps.embedder.copy(await original(image.storageKey), {
+      extension: extensionOf(image.mimeType),
+      strip: options.strip,
+      fields: options.embed ? seoFields(image, filename, batch.keywords) : undefined,
+    });
     return {
       body: countBytes(embedded.stream, recordBytes(download, log)),
       contentType: image.mimeType,
@@ -245,9 +293,13 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       if (!image) throw noSuchImage();
       const recorded = { batchId: image.batchId, entries: 1 };
       // A RAW file alone goes out as uploaded: its sidecar only has a place beside it in the archive.
-      if (embed && !isRaw(image.mimeType) && (await deps.embedEnabled())) {
+      const raw = isRaw(image.mimeType);
+      const strip = raw ? 'none' : recordedOptions(asked).strip;
+      const embedded = embed && !raw && (await deps.embedEnabled());
+      // A copy the service makes (fields written in, metadata stripped): the API's own link, never the store's.
+      if (embedded || strip !== 'none') {
         const expiresAt = expiryAfter(now(), IMAGE_LINK_SECONDS);
-        const options = recordedOptions({ ...asked, embed: true });
+        const options = recordedOptions({ ...asked, embed: embedded, strip });
         const download = await deps.downloads.create({
           kind: 'image',
           userId,
@@ -256,7 +308,8 @@ export function createDownloadService(deps: DownloadServiceDeps) {
           options,
           ...recorded,
         });
-        return { url: filesUrl(deps.links.embeddedImage(download.id, expiresAt)), expiresAt: expiresAt.toISOString() };
+        const token = deps.links.embeddedImage(download.id, expiresAt, { embed: embedded, strip });
+        return { url: filesUrl(token), expiresAt: expiresAt.toISOString() };
       }
       const link = await deps.store.downloadUrl(image.storageKey, {
         expiresInSeconds: IMAGE_LINK_SECONDS,
@@ -268,7 +321,7 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         userId,
         imageId,
         expiresAt: link.expiresAt,
-        options: recordedOptions({ ...asked, embed: false }),
+        options: recordedOptions({ ...asked, embed: false, strip: 'none' }),
         ...recorded,
       });
       return { url: link.url, expiresAt: link.expiresAt.toISOString() };
@@ -345,13 +398,14 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       const download = await deps.downloads.findById('zip' in link ? link.zip : link.image);
       if (!download) throw gone();
       if ('zip' in link) {
+        const { embed, manifest, baseUrl, strip, resize, format, quality } = link;
         return serveArchive(
           download,
-          { embed: link.embed ?? false, manifest: link.manifest ?? false, baseUrl: link.baseUrl },
+          { embed: embed ?? false, manifest: manifest ?? false, baseUrl, strip, resize, format, quality },
           log,
         );
       }
-      return serveEmbeddedImage(download, log);
+      return serveEmbeddedImage(download, { embed: link.embed ?? true, strip: link.strip ?? 'none' }, log);
     },
   };
 }
