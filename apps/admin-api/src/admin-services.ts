@@ -63,7 +63,12 @@ export function createAdminServices({ env, logger, platform }: AdminDeps, metric
   return {
     /** For the caller plugins (credentials and their users); routes get services. */
     repositories,
-    users: createUserService({ accounts, users: repositories.users, payments: repositories.payments }),
+    users: createUserService({
+      accounts,
+      users: repositories.users,
+      payments: repositories.payments,
+      quotaCredits: repositories.quotaCredits,
+    }),
     payments: createPaymentService({
       db,
       payments: repositories.payments,

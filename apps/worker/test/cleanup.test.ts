@@ -137,6 +137,11 @@ describe('stale-batches', () => {
       ['failed', STUCK_BATCH_ERROR],
     ]);
     expect((await fixture.repositories.batches.findById(stuck.batch.id))?.status).toBe('failed');
+    // The service never finished them: both images' quota is given back, once, and the moving batch's is not.
+    expect(
+      (await fixture.repositories.quotaCredits.listForUser(stuck.user.id)).map((credit) => credit.imageId).sort(),
+    ).toEqual(stuck.images.map((image) => image.id).sort());
+    expect(await fixture.repositories.quotaCredits.listForUser(busy.user.id)).toEqual([]);
     expect(fixture.events).toContainEqual(
       expect.objectContaining({ type: 'batch.status', batchId: stuck.batch.id, status: 'failed' }),
     );

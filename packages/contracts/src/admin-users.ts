@@ -24,12 +24,24 @@ export const AdminUserList = z.object({ items: z.array(AdminUser), nextCursor: z
 
 const count = z.number().int().min(0);
 
+export const QuotaCreditView = z.object({
+  imageId: z.uuid().nullable().describe('Null once the image was deleted: the credit stays.'),
+  reason: z.string().describe('Why the service was at fault.'),
+  createdAt: z.iso.datetime(),
+});
+export type QuotaCreditView = z.infer<typeof QuotaCreditView>;
+
 export const AdminUserDetail = AdminUser.extend({
   usage: QuotaResponse.omit({ plan: true }).describe('This calendar month (UTC).'),
   batches: count,
   activeSessions: count,
   activeApiKeys: count,
   payments: z.array(PaymentView).describe('The latest ten, newest first.'),
+  quotaCredits: z
+    .array(QuotaCreditView)
+    .describe(
+      'Images whose quota was given back because they failed for good through the service’s fault: the latest 50, newest first.',
+    ),
 });
 export type AdminUserDetail = z.infer<typeof AdminUserDetail>;
 

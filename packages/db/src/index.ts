@@ -22,6 +22,7 @@ export * from './repositories/feature-flags';
 export * from './repositories/filename-history';
 export * from './repositories/images';
 export * from './repositories/payments';
+export * from './repositories/quota-credits';
 export * from './repositories/sessions';
 export * from './repositories/subscriptions';
 export type { UpdateCondition } from './repositories/update-condition';

@@ -26,6 +26,8 @@ export interface CleanupOptions {
 /** An object younger than this may belong to an upload still in flight (stored before its row): never touched. */
 export const ORPHAN_MIN_AGE_MS = 3600 * 1000;
 export const STUCK_BATCH_ERROR = 'Processing timed out; retry the batch.';
+/** The service never finished these images: their quota is given back (the reason kept on the credit). */
+export const STUCK_BATCH_CREDIT = 'processing timed out (stale batch)';
 const SAMPLE_SIZE = 10;
 /** Objects checked against the database at a time: one query per kind of object per page. */
 const OBJECT_PAGE = 500;
@@ -91,6 +93,7 @@ export function createCleanupTasks(deps: CleanupDeps) {
           const failed = await deps.images.transitionByBatch(batch.id, {
             ...IMAGE_EVENTS.timedOut,
             set: { error: STUCK_BATCH_ERROR },
+            credit: STUCK_BATCH_CREDIT,
           });
           await deps.tracker.imagesChanged(
             batch.id,

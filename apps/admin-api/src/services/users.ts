@@ -7,7 +7,7 @@ import {
   AppError,
   type UpdateUserBody,
 } from '@renamer/contracts';
-import type { PaymentRepository, UserListParams, UserRepository } from '@renamer/db';
+import type { PaymentRepository, QuotaCreditRepository, UserListParams, UserRepository } from '@renamer/db';
 import { emailHash } from '@renamer/domain';
 import type { CallLog } from '@renamer/runtime';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ export interface UserServiceDeps {
   accounts: Pick<AccountService, 'ban' | 'unban' | 'update' | 'quota'>;
   users: Pick<UserRepository, 'list' | 'findById' | 'holdings'>;
   payments: Pick<PaymentRepository, 'listForUser'>;
+  quotaCredits: Pick<QuotaCreditRepository, 'listForUser'>;
 }
 
 const noSuchUser = () => new AppError('not_found', 'There is no user with this id.');
@@ -32,7 +33,7 @@ function searchOf(q: string | undefined): Pick<UserListParams, 'id' | 'emailHash
 }
 
 /** Other users' accounts. Each change is written to the audit log, before and after, with the admin who made it. */
-export function createUserService({ accounts, users, payments }: UserServiceDeps) {
+export function createUserService({ accounts, users, payments, quotaCredits }: UserServiceDeps) {
   const actionOn = (actor: Actor, userId: string) => ({ ...actor, userId });
 
   return {
@@ -42,12 +43,13 @@ export function createUserService({ accounts, users, payments }: UserServiceDeps
       return { items: page.items.map(toAdminUser), nextCursor: page.nextCursor };
     },
 
-    /** The user with this month's usage, their batches, sessions, API keys and latest payments. */
+    /** The user with this month's usage, their batches, sessions, API keys, latest payments and quota credits. */
     async detail(id: string): Promise<AdminUserDetail> {
-      const [user, holdings, latest] = await Promise.all([
+      const [user, holdings, latest, credits] = await Promise.all([
         users.findById(id),
         users.holdings(id, new Date()),
         payments.listForUser(id, { limit: 10 }),
+        quotaCredits.listForUser(id),
       ]);
       if (!user || !holdings) throw noSuchUser();
       const { quota, used, remaining, periodStart, periodEnd } = await accounts.quota(id);
@@ -56,6 +58,11 @@ export function createUserService({ accounts, users, payments }: UserServiceDeps
         usage: { quota, used, remaining, periodStart: periodStart.toISOString(), periodEnd: periodEnd.toISOString() },
         ...holdings,
         payments: latest.items.map(toPaymentView),
+        quotaCredits: credits.map(({ imageId, reason, createdAt }) => ({
+          imageId,
+          reason,
+          createdAt: createdAt.toISOString(),
+        })),
       };
     },
 

@@ -101,6 +101,21 @@ function UserDetail({ userId }: { userId: string }) {
           ))}
         </ul>
       )}
+      <h4 id={`${id}-credits`}>Quota given back</h4>
+      {user.quotaCredits.length > 0 ? (
+        <ul aria-labelledby={`${id}-credits`}>
+          {user.quotaCredits.map((credit, index) => (
+            <li key={credit.imageId ?? `deleted-${index}`}>
+              <span>{formatTime(credit.createdAt)}</span>
+              <span>
+                {credit.imageId ? `image ${credit.imageId}` : 'a deleted image'} · {credit.reason}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">No image failed through the service's fault.</p>
+      )}
     </section>
   );
 }

@@ -22,7 +22,7 @@ import { type ImageName, nameImage } from '../analysis/name-image';
 export interface AnalyzeImageDeps {
   images: Pick<
     ImageRepository,
-    'startAttempt' | 'update' | 'changeFilename' | 'filenamesStartingWith' | 'positionInBatch'
+    'startAttempt' | 'update' | 'failForGood' | 'changeFilename' | 'filenamesStartingWith' | 'positionInBatch'
   >;
   batches: Pick<BatchRepository, 'findById'>;
   store: Pick<ObjectStore, 'get' | 'put' | 'delete'>;
@@ -47,6 +47,9 @@ const MAX_NAME_RACES = 20;
 /** What the person sees; the cause (which may name paths or hosts) stays in the worker's log. */
 export const ANALYSIS_FAILED = 'The image could not be analysed.';
 export const UNSAFE_IMAGE = 'The image was judged unsafe and is not named.';
+/** Why the quota of an image is given back (the service's fault, not the file's): kept on its `quota_credits` row. */
+export const CREDIT_ANALYSIS_FAILED = 'analysis failed after its last attempt';
+export const CREDIT_WORKER_DIED = 'the workers analysing it stopped too often';
 
 /**
  * Claims the image, reads its object into a temporary file (sharp buffers streams, files it reads in
@@ -119,14 +122,22 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
    * Back to `queued` for the next attempt, or `failed` with the generic message (or `error`) after the last.
    * A final failure may settle the batch: it can come after the batch's `process-batch` already ran (a job
    * that stalled for good is reported once its parent was released), and nothing else would finish it then.
+   * A final failure with `credit` (the service's fault, not the file's) gives the image's quota back in the
+   * transaction of the status change; reported again, the image is no longer `processing` and nothing changes.
    */
-  async function settleFailure(imageId: string, batchId: string, final: boolean, error = ANALYSIS_FAILED) {
-    const event = final ? IMAGE_EVENTS.failedForGood : IMAGE_EVENTS.attemptFailed;
-    const next = await deps.images.update(
-      imageId,
-      { status: event.to, error: final ? error : null },
-      { expectStatus: event.from },
-    );
+  async function settleFailure(
+    imageId: string,
+    batchId: string,
+    final: boolean,
+    { error = ANALYSIS_FAILED, credit }: { error?: string; credit?: string } = {},
+  ) {
+    const next = final
+      ? await deps.images.failForGood(imageId, { from: IMAGE_EVENTS.failedForGood.from, error, credit })
+      : await deps.images.update(
+          imageId,
+          { status: IMAGE_EVENTS.attemptFailed.to, error: null },
+          { expectStatus: IMAGE_EVENTS.attemptFailed.from },
+        );
     if (next) await deps.tracker.imagesChanged(batchId, [next], final ? { finish: true } : UNTIL_NAMED);
   }
 
@@ -159,7 +170,8 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         // Refusing what was not judged would let an unsafe image through whenever the classifier is down.
         if (refuseUnsafe && !analysis.safety) throw new Error('the safety step did not judge the image');
         if (refuseUnsafe && analysis.safety?.unsafe) {
-          await settleFailure(imageId, batchId, true, UNSAFE_IMAGE);
+          // The file's content, not the service, is why: no quota given back.
+          await settleFailure(imageId, batchId, true, { error: UNSAFE_IMAGE });
           return { skipped: 'judged unsafe' };
         }
         const previewKey = previewObjectKey(image.userId, imageId);
@@ -197,12 +209,12 @@ export function analyzeImageHandler(deps: AnalyzeImageDeps) {
         await deps.tracker.imagesChanged(batchId, [ready], UNTIL_NAMED);
         return { filename: ready.filename };
       } catch (error) {
-        await settleFailure(imageId, batchId, finalAttempt);
+        await settleFailure(imageId, batchId, finalAttempt, { credit: CREDIT_ANALYSIS_FAILED });
         throw error;
       }
     },
 
     // A job that stalled too often never reached `handle`'s failure path: its image is still `processing`.
-    onFailedForGood: ({ imageId, batchId }) => settleFailure(imageId, batchId, true),
+    onFailedForGood: ({ imageId, batchId }) => settleFailure(imageId, batchId, true, { credit: CREDIT_WORKER_DIED }),
   } satisfies Handler<'analyze-image'>;
 }

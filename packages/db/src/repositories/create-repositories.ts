@@ -10,6 +10,7 @@ import { createFeatureFlagRepository } from './feature-flags';
 import { createFilenameHistoryRepository } from './filename-history';
 import { createImageRepository } from './images';
 import { createPaymentRepository } from './payments';
+import { createQuotaCreditRepository } from './quota-credits';
 import { createSessionRepository } from './sessions';
 import { createSubscriptionRepository } from './subscriptions';
 import { createUploadRejectionRepository } from './upload-rejections';
@@ -31,6 +32,7 @@ export function createRepositories(db: Database) {
     filenameHistory: createFilenameHistoryRepository(db),
     images: createImageRepository(db),
     payments: createPaymentRepository(db),
+    quotaCredits: createQuotaCreditRepository(db),
     sessions: createSessionRepository(db),
     subscriptions: createSubscriptionRepository(db),
     uploadRejections: createUploadRejectionRepository(db),

@@ -20,6 +20,7 @@ import {
   pageSize,
 } from '../pagination';
 import { batches, type FilenameSource, filenameHistory, images } from '../schema';
+import { creditFailedImages } from './quota-credits';
 import type { UpdateCondition } from './update-condition';
 
 export type Image = typeof images.$inferSelect;
@@ -293,6 +294,27 @@ export function createImageRepository(db: Database) {
     },
 
     /**
+     * Fails the image for good (`failed`, with `error`) while it is in one of `from`; with `credit` (the reason the
+     * service was at fault) its quota is given back in the same transaction, once per image however often the
+     * failure is reported. Null when the image was not in one of `from`, or is gone: then nothing is credited.
+     */
+    async failForGood(
+      id: string,
+      failure: { from: readonly ImageStatus[]; error: string; credit?: string },
+      tx?: Executor,
+    ): Promise<Image | null> {
+      return (tx ?? db).transaction(async (inner) => {
+        const [row] = await inner
+          .update(images)
+          .set({ status: 'failed', error: failure.error })
+          .where(and(eq(images.id, id), inArray(images.status, failure.from)))
+          .returning();
+        if (row && failure.credit) await creditFailedImages(inner, [row.id], failure.credit);
+        return row ?? null;
+      });
+    },
+
+    /**
      * Gives the image a new filename (with `change.set`) and appends the change to its history in the same
      * transaction, while the image is in one of `condition.expectStatus`; null when it is not, or is gone.
      * A name another image of the batch holds throws the violation of UNIQUE_FILENAME_PER_BATCH and leaves
@@ -352,7 +374,8 @@ export function createImageRepository(db: Database) {
     /**
      * Moves every image of the batch that is in one of `from` to `to` (cancel, retry, approve all), or only
      * those of `imageIds` among them, applying `set` to the same rows: one statement. Returns the ids of the
-     * images that changed.
+     * images that changed. With `credit` (images failed for good through the service's fault, the reason), their
+     * quota is given back in the same transaction.
      */
     async transitionByBatch(
       batchId: string,
@@ -361,21 +384,31 @@ export function createImageRepository(db: Database) {
         to: ImageStatus;
         set?: Omit<ImageUpdate, 'status'>;
         imageIds?: readonly string[];
+        credit?: string;
       },
       tx?: Executor,
     ): Promise<string[]> {
-      const changed = await (tx ?? db)
-        .update(images)
-        .set({ ...transition.set, status: transition.to })
-        .where(
-          and(
-            eq(images.batchId, batchId),
-            inArray(images.status, transition.from),
-            transition.imageIds ? inArray(images.id, [...transition.imageIds]) : undefined,
-          ),
-        )
-        .returning({ id: images.id });
-      return changed.map((row) => row.id);
+      const move = async (executor: Executor) => {
+        const changed = await executor
+          .update(images)
+          .set({ ...transition.set, status: transition.to })
+          .where(
+            and(
+              eq(images.batchId, batchId),
+              inArray(images.status, transition.from),
+              transition.imageIds ? inArray(images.id, [...transition.imageIds]) : undefined,
+            ),
+          )
+          .returning({ id: images.id });
+        return changed.map((row) => row.id);
+      };
+      const { credit } = transition;
+      if (!credit) return move(tx ?? db);
+      return (tx ?? db).transaction(async (inner) => {
+        const changed = await move(inner);
+        await creditFailedImages(inner, changed, credit);
+        return changed;
+      });
     },
 
     /**

@@ -1,11 +1,12 @@
 import type { Plan, Role } from '@renamer/contracts';
 import { quotaPeriod } from '@renamer/domain';
-import { and, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { escapeLikePattern } from '../like-pattern';
 import { keysetPage, type Page, type PageParams } from '../pagination';
 import { apiKeys, batches, sessions, users } from '../schema';
 import { apiKeyIsActive } from './api-keys';
+import { creditsIn } from './quota-credits';
 import { sessionIsActive } from './sessions';
 import { userColumns } from './user-columns';
 
@@ -65,6 +66,14 @@ const periodDate = (periodStart: Date) => periodStart.toISOString().slice(0, 10)
 /** The counter's value for the period starting at `periodStart`: a counter of an earlier period counts as zero. */
 function usageIn(periodStart: Date) {
   return sql<number>`(case when ${users.usagePeriod} >= ${periodDate(periodStart)}::date then ${users.usageCount} else 0 end)`;
+}
+
+/**
+ * What the person has used of the period: the counter less the images given back in the same period (an image
+ * that failed for good through the service's fault), never below zero. `usage` is the counter's expression.
+ */
+function usedAfterCredits(usage: SQL, userId: string, periodStart: Date, periodEnd: Date) {
+  return sql<number>`greatest(${usage} - ${creditsIn(userId, periodStart, periodEnd)}, 0)`;
 }
 
 export function createUserRepository(db: Database) {
@@ -195,7 +204,7 @@ export function createUserRepository(db: Database) {
      */
     async reserveQuota(userId: string, count: number, now: Date, tx?: Executor): Promise<number | null> {
       if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
-      const { periodStart } = quotaPeriod(now);
+      const { periodStart, periodEnd } = quotaPeriod(now);
       const usedThisMonth = usageIn(periodStart);
       const [row] = await (tx ?? db)
         .update(users)
@@ -203,8 +212,14 @@ export function createUserRepository(db: Database) {
           usagePeriod: sql`greatest(${users.usagePeriod}, ${periodDate(periodStart)}::date)`,
           usageCount: sql`${usedThisMonth} + ${count}::integer`,
         })
-        .where(and(eq(users.id, userId), sql`${usedThisMonth} + ${count}::integer <= ${users.quota}`))
-        .returning({ used: users.usageCount });
+        .where(
+          and(
+            eq(users.id, userId),
+            sql`${usedAfterCredits(usedThisMonth, userId, periodStart, periodEnd)} + ${count}::integer <= ${users.quota}`,
+          ),
+        )
+        // RETURNING sees the row as updated: its counter already counts this reservation.
+        .returning({ used: usedAfterCredits(sql`${users.usageCount}`, userId, periodStart, periodEnd) });
       return row?.used ?? null;
     },
 
@@ -227,7 +242,7 @@ export function createUserRepository(db: Database) {
       const [row] = await (tx ?? db)
         .select({
           quota: users.quota,
-          used: usageIn(periodStart),
+          used: usedAfterCredits(usageIn(periodStart), userId, periodStart, periodEnd),
         })
         .from(users)
         .where(eq(users.id, userId));
