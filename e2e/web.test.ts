@@ -156,10 +156,14 @@ describe('the web app', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('heading', { name: 'Batches' }).waitFor();
 
-    // The same photos again: hashed in the page, found in the account, not sent.
+    // The same photos again: hashed in the page, found in the account, asked about once, skipped: not sent.
     await page.getByRole('link', { name: 'Upload' }).click();
     await page.getByLabel('Photos', { exact: true }).setInputFiles(files);
     await page.getByRole('button', { name: 'Upload 2 photos' }).click();
+    await page
+      .getByRole('dialog', { name: 'Photos already in your account' })
+      .getByRole('button', { name: 'Skip them' })
+      .click();
     await page.getByText('0 uploaded, 2 already in your account, 0 refused.').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();

@@ -5,7 +5,7 @@ import { testDir } from '@renamer/runtime/testing';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { readAsPage, seriousViolations } from '../support/browser';
-import { dialogState, inViewport, signIn, VIEWPORTS, type WebApp, watchedPage } from '../support/web-app';
+import { dialogState, hasFocus, inViewport, signIn, VIEWPORTS, type WebApp, watchedPage } from '../support/web-app';
 
 /** The parts of the page's globals the drag and drop below uses, in a file compiled without the DOM's types. */
 interface DropWindow {
@@ -159,6 +159,38 @@ export function uploadCases(app: WebApp) {
         expect(await page.getByRole('button', { name: 'Upload 0 photos' }).isDisabled()).toBe(true);
         expect(await chosen.count()).toBe(0);
         await page.getByText('No photos chosen yet.').waitFor();
+        expect(errors).toEqual([]);
+        await done();
+      }, 90_000);
+
+      it(`at ${size.width}×${size.height}: asks once about photos already in the account, and names them again as a new batch when asked to`, async () => {
+        const { page, errors, done } = await pageAs(app, `upload-again-${width}@renamer.test`, 'Ada', size);
+        await page.getByRole('heading', { name: 'Upload photos' }).waitFor();
+        const held = [await jpeg('IMG_421.JPG', 421), await jpeg('IMG_422.JPG', 422)];
+        await page.getByLabel('Photos', { exact: true }).setInputFiles(held);
+        await page.getByRole('button', { name: 'Upload 2 photos' }).click();
+        await page.getByText('2 uploaded, 0 already in your account, 0 refused.').waitFor();
+        const quota = () => readAsPage<{ used: number }>(page, '/api/auth/quota');
+        expect((await quota()).used).toBe(2);
+
+        // The same two and a new one: one question for the upload, a modal dialog with the safe answer focused.
+        await page.getByRole('button', { name: 'Upload more photos' }).click();
+        await page.getByLabel('Photos', { exact: true }).setInputFiles([...held, await jpeg('IMG_423.JPG', 423)]);
+        await page.getByRole('button', { name: 'Upload 3 photos' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Photos already in your account' });
+        await dialog.waitFor();
+        expect(await dialog.textContent()).toContain('2 of these photos are already in your account.');
+        expect(await dialogState(dialog)).toMatchObject({ modal: true, inView: true, focusInside: true });
+        expect(await hasFocus(dialog.getByRole('button', { name: 'Skip them' }))).toBe(true);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await dialog.getByRole('button', { name: 'Name them again here' }).click();
+        await page.getByText('3 uploaded, 0 already in your account, 0 refused.').waitFor();
+        expect(await dialog.isVisible()).toBe(false);
+        // Counted against the quota, in a batch of their own beside the first.
+        expect((await quota()).used).toBe(5);
+        const batches = await readAsPage<Batches>(page, '/api/batch');
+        expect(batches.items.map((batch) => batch.total)).toEqual([3, 2]);
         expect(errors).toEqual([]);
         await done();
       }, 90_000);
