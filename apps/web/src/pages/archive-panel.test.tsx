@@ -59,6 +59,37 @@ describe('the archive panel', () => {
     });
   });
 
+  it('asks for stripped, resized and converted copies and lists them under the new extension', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const { sent } = fakeApi({
+      [`GET /api/batch/${BATCH}/preview`]: { json: { batchId: BATCH, entries: ENTRIES } },
+      [`POST /api/batch/${BATCH}/download`]: {
+        json: { url: 'http://renamer.test/api/files/zip', expiresAt: '2026-11-26T13:00:00.000Z', entries: 2 },
+      },
+    });
+    renderWithQueries(<ArchivePanel batchId={BATCH} />);
+    const contents = await screen.findByRole('list', { name: 'Contents of the archive' });
+    await waitFor(() => expect(contents.querySelectorAll('li')).toHaveLength(2));
+
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Metadata in the copies'), 'location');
+    await user.type(screen.getByLabelText(/Longest side in pixels/), '1600');
+    await user.selectOptions(screen.getByLabelText('Format'), 'webp');
+    await user.type(screen.getByLabelText(/Quality/), '75');
+    expect(screen.getByText('linen-dress-1.webp')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Download ZIP' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://renamer.test/api/files/zip'));
+    const download = sent.find((request) => request.method === 'POST')!;
+    expect(Object.fromEntries(download.url.searchParams)).toEqual({
+      strip: 'location',
+      resize: '1600',
+      format: 'webp',
+      quality: '75',
+    });
+  });
+
   it('offers no download while nothing would go in, and says why', async () => {
     fakeApi({ [`GET /api/batch/${BATCH}/preview`]: { json: { batchId: BATCH, entries: [] } } });
     renderWithQueries(<ArchivePanel batchId={BATCH} />);

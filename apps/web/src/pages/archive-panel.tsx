@@ -1,4 +1,11 @@
-import { BatchDownloadResponse, BatchPreview } from '@renamer/contracts';
+import {
+  BatchDownloadResponse,
+  BatchPreview,
+  COPY_FORMATS,
+  type CopyFormat,
+  STRIP_MODES,
+  type StripMode,
+} from '@renamer/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api } from '../api/client';
@@ -9,6 +16,39 @@ interface ArchiveOptions {
   embed: boolean;
   manifest: boolean;
   baseUrl: string;
+  strip: StripMode;
+  /** Long side in px, or empty for the original size. */
+  resize: string;
+  format: CopyFormat;
+  /** 1..100, or empty for the encoder's default. */
+  quality: string;
+}
+
+const STRIP_LABELS: Record<StripMode, string> = {
+  none: 'Keep all metadata',
+  location: 'Remove the location (GPS, city, country)',
+  all: 'Remove all metadata (orientation and colour profile kept)',
+};
+
+const FORMAT_LABELS: Record<CopyFormat, string> = {
+  original: 'Same as the original',
+  jpeg: 'JPEG',
+  webp: 'WebP',
+  avif: 'AVIF',
+};
+
+const EXTENSIONS: Partial<Record<CopyFormat, string>> = { jpeg: 'jpg', webp: 'webp', avif: 'avif' };
+
+/** Whether the options ask for web-ready copies (re-encoded from the originals). */
+const reencodes = (options: ArchiveOptions) =>
+  options.format !== 'original' || options.resize.trim() !== '' || options.quality.trim() !== '';
+
+/** An entry's name as the archive will hold it: with the new format's extension when the copies change format. */
+function nameInArchive(filename: string, format: CopyFormat): string {
+  const extension = EXTENSIONS[format];
+  if (!extension) return filename;
+  const dot = filename.lastIndexOf('.');
+  return `${dot > 0 ? filename.slice(0, dot) : filename}.${extension}`;
 }
 
 /** The download's query string: only the options set (the API reads `true` flags, a base URL with the kit). */
@@ -18,6 +58,10 @@ function archiveQuery(options: ArchiveOptions): string {
   if (options.embed) query.set('embed', 'true');
   if (options.manifest) query.set('manifest', 'true');
   if (options.manifest && options.baseUrl.trim()) query.set('baseUrl', options.baseUrl.trim());
+  if (options.strip !== 'none') query.set('strip', options.strip);
+  if (options.resize.trim()) query.set('resize', options.resize.trim());
+  if (options.format !== 'original') query.set('format', options.format);
+  if (reencodes(options) && options.quality.trim()) query.set('quality', options.quality.trim());
   const text = query.toString();
   return text ? `?${text}` : '';
 }
@@ -44,7 +88,7 @@ function kitFiles({ manifest, baseUrl }: ArchiveOptions): string[] {
 
 /**
  * "Download ZIP" with its options beside it (approved only or all, metadata written into the copies, the rename
- * kit with redirect maps for a base URL), and the archive's contents listed as the server will write them
+ * kit with redirect maps for a base URL, the metadata stripped, web-ready copies resized and converted), and the archive's contents listed as the server will write them
  * (GET /api/batch/:batchId/preview): the same names, the same order.
  */
 export function ArchivePanel({ batchId }: { batchId: string }) {
@@ -54,6 +98,10 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
     embed: false,
     manifest: false,
     baseUrl: '',
+    strip: 'none',
+    resize: '',
+    format: 'original',
+    quality: '',
   });
   const set = (change: Partial<ArchiveOptions>) => setOptions({ ...options, ...change });
   const preview = useQuery({
@@ -101,6 +149,55 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
             />
           </>
         )}
+        <label htmlFor={`${id}-strip`}>Metadata in the copies</label>
+        <select
+          id={`${id}-strip`}
+          value={options.strip}
+          onChange={(event) => set({ strip: event.target.value as StripMode })}
+        >
+          {STRIP_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {STRIP_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+      </fieldset>
+      <fieldset>
+        <legend>Web-ready copies</legend>
+        <label htmlFor={`${id}-resize`}>Longest side in pixels (empty: original size, never enlarged)</label>
+        <input
+          id={`${id}-resize`}
+          type="number"
+          inputMode="numeric"
+          min={16}
+          max={10000}
+          placeholder="1600"
+          value={options.resize}
+          onChange={(event) => set({ resize: event.target.value })}
+        />
+        <label htmlFor={`${id}-format`}>Format</label>
+        <select
+          id={`${id}-format`}
+          value={options.format}
+          onChange={(event) => set({ format: event.target.value as CopyFormat })}
+        >
+          {COPY_FORMATS.map((format) => (
+            <option key={format} value={format}>
+              {FORMAT_LABELS[format]}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-quality`}>Quality (1–100, empty: the format’s default)</label>
+        <input
+          id={`${id}-quality`}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={100}
+          placeholder="80"
+          value={options.quality}
+          onChange={(event) => set({ quality: event.target.value })}
+        />
       </fieldset>
       <button type="button" disabled={entries.length === 0 || download.isPending} onClick={() => download.mutate()}>
         Download ZIP
@@ -116,7 +213,7 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
       <ul aria-label="Contents of the archive" className="archive-contents" tabIndex={0}>
         {entries.map((entry) => (
           <li key={entry.imageId}>
-            <span>{entry.filename}</span>
+            <span>{nameInArchive(entry.filename, options.format)}</span>
             <span className="meta">
               from {entry.originalFilename}
               {entry.approved ? ' · approved' : ''}
