@@ -20,6 +20,7 @@ const ALLOWED = {
   jobs: ['contracts', 'db', 'domain', 'progress', 'runtime', 'storage', 'telemetry'],
   auth: ['contracts', 'db', 'http', 'runtime'],
   accounts: ['contracts', 'db', 'domain', 'runtime', 'storage'],
+  webhooks: ['contracts'],
 };
 
 const FASTIFY = 'node_modules/(@fastify/|fastify)';

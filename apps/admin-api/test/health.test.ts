@@ -22,7 +22,7 @@ describe('GET /api/admin/health', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { queues: Record<string, unknown> };
     expect(body).toMatchObject({ status: 'ok', checks: { db: { ok: true }, redis: { ok: true } } });
-    expect(Object.keys(body.queues).sort()).toEqual(['batches', 'images', 'maintenance']);
+    expect(Object.keys(body.queues).sort()).toEqual(['batches', 'images', 'maintenance', 'webhooks']);
     expect(body.queues.maintenance).toMatchObject({ waiting: expect.any(Number), workers: expect.any(Number) });
   });
 

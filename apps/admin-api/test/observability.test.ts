@@ -91,7 +91,7 @@ describe('GET /api/admin/metrics', () => {
       up: true,
       requests: { total: expect.any(Number) },
     });
-    expect(Object.keys(summary.queues)).toEqual(['batches', 'images', 'maintenance']);
+    expect(Object.keys(summary.queues)).toEqual(['batches', 'images', 'maintenance', 'webhooks']);
   });
 
   it('reads the API’s rejected uploads by code from its Prometheus text', async () => {

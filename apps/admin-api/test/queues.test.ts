@@ -50,7 +50,7 @@ describe('queues', () => {
     const response = await client.fetch('/api/admin/queues');
     expect(response.status).toBe(200);
     const { items } = (await response.json()) as { items: { name: string; workers: number; paused: boolean }[] };
-    expect(items.map((queue) => queue.name)).toEqual(['batches', 'images', 'maintenance']);
+    expect(items.map((queue) => queue.name)).toEqual(['batches', 'images', 'maintenance', 'webhooks']);
     expect(items.find((queue) => queue.name === 'maintenance')).toMatchObject({ workers: 1, paused: false });
   });
 

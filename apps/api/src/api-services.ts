@@ -7,7 +7,14 @@ import { createMetadataEmbedder } from '@renamer/delivery';
 import { emailHash } from '@renamer/domain';
 import type { Metrics, ServiceDeps } from '@renamer/http';
 import { closeCameraDecoding, configureCameraDecoding, turnOffImageCache } from '@renamer/imaging';
-import { closeQueues, createBatchScheduler, createFlowProducer, createQueues } from '@renamer/jobs';
+import {
+  closeQueues,
+  createBatchScheduler,
+  createFlowProducer,
+  createQueues,
+  queueWebhookDelivery,
+  webhookNotifier,
+} from '@renamer/jobs';
 import { createLocalKeywordProvider } from '@renamer/keywords';
 import { createLlmProvider, llmConfigFromEnv, llmKeywordProvider } from '@renamer/llm';
 import { createBatchTracker, createProgressPublisher, subscribeToProgress } from '@renamer/progress';
@@ -26,6 +33,7 @@ import { createImageService } from './services/images/image-service';
 import { createKeywordService } from './services/keywords/keyword-service';
 import { createOidcClient } from './services/oidc-client';
 import { createSignInService } from './services/sign-in';
+import { createWebhookService } from './services/webhooks';
 import { createProgressHub } from './ws/progress-hub';
 import { createUserSocketLimit } from './ws/user-socket-limit';
 
@@ -69,6 +77,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     images: repositories.images,
     publish,
     onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
+    notify: webhookNotifier(queues),
   });
   const scheduler = createBatchScheduler({ flows, queues });
 
@@ -178,6 +187,12 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     embedEnabled: () => flags.isEnabled('embed-metadata'),
   });
 
+  const webhooks = createWebhookService({
+    webhooks: repositories.webhooks,
+    allowInsecure: env.WEBHOOKS_ALLOW_INSECURE,
+    queueDelivery: (delivery) => queueWebhookDelivery(queues, delivery),
+  });
+
   const progressHub = createProgressHub({
     loadOwnBatchStatus: (userId, batchId) => batches.status(userId, batchId).catch(nullWhenNotFound),
     checkCredentials: (credentials) =>
@@ -240,6 +255,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     keywords,
     uploads,
     downloads,
+    webhooks,
     progressHub,
     listenForProgress,
 

@@ -17,6 +17,7 @@ import { paymentRoutes } from './routes/payments';
 import { webhookRoutes } from './routes/payments/webhook';
 import { signInRoutes } from './routes/sign-in';
 import { webAppBuilt, webAppRoutes } from './routes/web-app';
+import { webhookEndpointRoutes } from './routes/webhooks';
 import { wsRoutes } from './routes/ws';
 import { registerHubMetrics } from './ws/hub-metrics';
 
@@ -96,6 +97,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         keywords: services.keywords,
         perMinute: env.KEYWORD_RATE_LIMIT_PER_MINUTE,
       });
+      await signedIn.register(webhookEndpointRoutes, { webhooks: services.webhooks });
       await signedIn.register(wsRoutes, {
         hub: services.progressHub,
         allowedOrigins: new Set([

@@ -19,5 +19,6 @@ export const API_OPENAPI: OpenApiOptions = {
     { name: 'downloads', description: 'The caller’s downloads: what each held, how it was made, the bytes sent.' },
     { name: 'keywords', description: 'Keywords: enhanced, suggested for an image or a text, and validated.' },
     { name: 'payments', description: 'Plans paid through Stripe, and Stripe’s signed event deliveries.' },
+    { name: 'webhooks', description: 'Endpoints told when a batch finishes or an image fails (Standard Webhooks).' },
   ],
 };

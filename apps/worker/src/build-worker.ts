@@ -11,7 +11,9 @@ import {
   createQueues,
   createWorkerPool,
   type JobHandlers,
+  queueWebhookDelivery,
   scheduleEvery,
+  webhookNotifier,
 } from '@renamer/jobs';
 import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
 import { createBatchTracker, createProgressPublisher } from '@renamer/progress';
@@ -27,6 +29,7 @@ import { processBatchHandler } from './handlers/process-batch';
 import { proposeBatchHandler } from './handlers/propose-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
+import { deliverWebhookHandler, webhookEventHandler } from './handlers/webhooks';
 import { createJobMetrics } from './job-metrics';
 import { batchNamer, batchProposer } from './naming/batch-renamer';
 import { registerQueueMetrics } from './queue-metrics';
@@ -85,6 +88,7 @@ export function buildWorker({
     images: repositories.images,
     publish: createProgressPublisher(platform.redis, env.REDIS_PREFIX),
     onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
+    notify: webhookNotifier(queues),
   });
 
   const llmConfig = llmConfigFromEnv(env);
@@ -132,6 +136,18 @@ export function buildWorker({
       scheduler: createBatchScheduler({ flows, queues }),
     }),
     'prune-sessions': pruneSessionsHandler({ sessions: repositories.sessions }),
+    'webhook-event': webhookEventHandler({
+      webhooks: repositories.webhooks,
+      batches: repositories.batches,
+      images: repositories.images,
+      queueDelivery: (delivery) => queueWebhookDelivery(queues, delivery),
+    }),
+    'deliver-webhook': deliverWebhookHandler({
+      webhooks: repositories.webhooks,
+      allowInsecure: env.WEBHOOKS_ALLOW_INSECURE,
+      retryBaseMs: env.WEBHOOKS_RETRY_BASE_MS,
+      queueRetry: (delivery, attempt, delayMs) => queueWebhookDelivery(queues, delivery, attempt, delayMs),
+    }),
     cleanup: cleanupHandler(
       createCleanupTasks({
         downloads: repositories.downloads,

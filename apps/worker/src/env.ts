@@ -3,6 +3,7 @@ import { QUEUE_CATALOG } from '@renamer/contracts';
 import { cleanupEnv } from '@renamer/jobs';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
+import { DEFAULT_RETRY_BASE_MS } from '@renamer/webhooks';
 import { z } from 'zod';
 import { OPTIONAL_STEPS } from './analysis/optional-steps';
 
@@ -33,6 +34,8 @@ export const workerEnvSchema = serviceEnvSchema({
     .transform((steps) => new Set(steps)),
   /** The summed probability of the unsafe classes above which an image is judged unsafe. */
   SAFETY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** The first wait before a failed webhook delivery is tried again; each next wait doubles (up to 2 h, for 24 h). */
+  WEBHOOKS_RETRY_BASE_MS: milliseconds(DEFAULT_RETRY_BASE_MS),
   ...llmEnv,
   ...cleanupEnv,
 });

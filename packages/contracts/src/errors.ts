@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   invalid_keywords: { status: 400, title: 'Invalid keywords' },
   invalid_template: { status: 400, title: 'Invalid naming template' },
   invalid_cursor: { status: 400, title: 'Invalid cursor' },
+  invalid_webhook_url: { status: 400, title: 'Invalid webhook URL' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   file_too_large: { status: 413, title: 'File too large' },
   unsafe_file: { status: 422, title: 'Unsafe file' },

@@ -20,3 +20,4 @@ export * from './jobs';
 export * from './keywords';
 export * from './payments';
 export * from './text';
+export * from './webhooks';

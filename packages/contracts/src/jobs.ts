@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { WEBHOOK_EVENTS } from './webhooks';
 
-export const QUEUE_NAMES = ['batches', 'images', 'maintenance'] as const;
+export const QUEUE_NAMES = ['batches', 'images', 'maintenance', 'webhooks'] as const;
 
 /** The maintenance an operator runs (`POST /api/admin/cleanup/:task`) and the worker runs on a schedule. */
 export const CLEANUP_TASKS = ['expired-downloads', 'orphaned-objects', 'stale-batches', 'failed-jobs'] as const;
@@ -22,6 +23,8 @@ export const QUEUE_CATALOG: Readonly<Record<QueueName, QueueSettings>> = {
   images: { concurrency: 4 },
   /** Scheduled upkeep (reconcile, prune): one at a time is plenty. */
   maintenance: { concurrency: 1 },
+  /** Webhook deliveries: each waits on someone else's server (10 s at most), so many at once. */
+  webhooks: { concurrency: 8 },
 };
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -80,6 +83,40 @@ const JOBS = {
   cleanup: define({
     queue: 'maintenance',
     payload: z.object({ task: z.enum(CLEANUP_TASKS) }),
+    attempts: 1,
+    backoffMs: 2_000,
+  }),
+  /**
+   * Something a person's webhooks may hear about happened: the handler finds the endpoints that take it and
+   * queues one `deliver-webhook` per endpoint. The same event of the same batch or image is queued once.
+   */
+  'webhook-event': define({
+    queue: 'webhooks',
+    payload: z.object({
+      type: z.enum(WEBHOOK_EVENTS),
+      batchId: z.uuid(),
+      imageId: z.uuid().optional(),
+      /** When it happened (ms): with the fixed job id, a second report of the same moment is dropped. */
+      at: z.number().int().min(0),
+    }),
+    jobId: ({ type, batchId, imageId, at }) => `webhook-event-${type.replace('.', '-')}-${imageId ?? batchId}-${at}`,
+    attempts: 3,
+    backoffMs: 2_000,
+  }),
+  /**
+   * One attempt to deliver one message to one endpoint; a failed attempt queues the next itself (delayed, the
+   * back-off of `WEBHOOKS_RETRY_BASE_MS`), so BullMQ's own retries are not used.
+   */
+  'deliver-webhook': define({
+    queue: 'webhooks',
+    payload: z.object({
+      endpointId: z.uuid(),
+      messageId: z.string().min(1).max(64),
+      attempt: z.number().int().min(1),
+      /** When the first attempt was queued (ISO): retries stop 24 hours after it. */
+      firstAttemptAt: z.iso.datetime({ offset: true }),
+    }),
+    jobId: ({ endpointId, messageId, attempt }) => `deliver-webhook-${endpointId}-${messageId}-${attempt}`,
     attempts: 1,
     backoffMs: 2_000,
   }),

@@ -30,6 +30,7 @@ export * from './repositories/upload-rejections';
 export * from './repositories/user-identities';
 export * from './repositories/users';
 export * from './repositories/webhook-events';
+export * from './repositories/webhooks';
 export {
   DOWNLOAD_KINDS,
   type DownloadKind,

@@ -10,4 +10,5 @@ export {
 } from './cleanup-tasks';
 export * from './flows';
 export * from './queues';
+export * from './webhook-notices';
 export * from './workers';

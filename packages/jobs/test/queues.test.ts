@@ -44,6 +44,8 @@ const idleHandlers: JobHandlers = {
   'reconcile-images': idle,
   'prune-sessions': idle,
   cleanup: idle,
+  'webhook-event': idle,
+  'deliver-webhook': idle,
 };
 
 /** Queues and a running pool under a Redis prefix of the test's own, closed when the test ends. */

@@ -31,8 +31,26 @@ export interface BatchTrackerDeps {
   publish: PublishProgress;
   /** Events are best effort (the database holds the truth): a failed publish is reported here, not thrown. */
   onPublishError: (error: unknown) => void;
+  /**
+   * Told when a batch reaches a finished status (by this writer's move) and when an image is reported failed,
+   * for the person's webhooks; best effort like `publish` (a throw goes to `onPublishError`).
+   */
+  notify?: (notice: TrackerNotice) => Promise<unknown>;
   now?: () => Date;
 }
+
+export interface TrackerNotice {
+  type: 'batch.completed' | 'batch.failed' | 'batch.cancelled' | 'image.failed';
+  batchId: string;
+  imageId?: string;
+  at: Date;
+}
+
+const FINISHED_NOTICE = {
+  completed: 'batch.completed',
+  failed: 'batch.failed',
+  cancelled: 'batch.cancelled',
+} as const satisfies Partial<Record<string, TrackerNotice['type']>>;
 
 /**
  * The one place that turns image changes into events and keeps the batch's status in step with its
@@ -41,6 +59,10 @@ export interface BatchTrackerDeps {
 export function createBatchTracker(deps: BatchTrackerDeps) {
   const now = deps.now ?? (() => new Date());
   const publish: PublishProgress = (event) => deps.publish(event).catch(deps.onPublishError);
+  const notify = async (notice: TrackerNotice) => {
+    if (!deps.notify) return;
+    await deps.notify(notice).catch(deps.onPublishError);
+  };
 
   async function refreshBatch(
     batchId: string,
@@ -65,6 +87,9 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
         break;
       }
       current = updated;
+      if (completedAt && Object.hasOwn(FINISHED_NOTICE, status)) {
+        await notify({ type: FINISHED_NOTICE[status as keyof typeof FINISHED_NOTICE], batchId, at: completedAt });
+      }
     }
     const view = toBatchStatusView(current, counts);
     await publish({
@@ -80,6 +105,9 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
   }
 
   async function publishImage(image: ChangedImage) {
+    if (image.status === 'failed') {
+      await notify({ type: 'image.failed', batchId: image.batchId, imageId: image.id, at: now() });
+    }
     await publish({
       type: 'image.status',
       batchId: image.batchId,

@@ -47,6 +47,11 @@ export const commonEnv = {
   LOG_STREAM_RETENTION_HOURS: z.coerce.number().min(1).default(24),
   /** Unexpected errors go to Sentry (or a compatible service) when set; tracing reads the OTEL_* variables. */
   SENTRY_DSN: z.preprocess((value) => (value === '' ? undefined : value), url(['http', 'https']).optional()),
+  /**
+   * Webhooks may go to http URLs and loopback addresses (development and tests); never to private, link-local
+   * or other reserved ranges. Every service reads it: the API checks URLs, the worker delivers.
+   */
+  WEBHOOKS_ALLOW_INSECURE: z.stringbool().default(false),
 };
 
 const DEV_SECRET = 'renamer-development-secret-change-me-in-production';

@@ -17,6 +17,7 @@ import { createUploadRejectionRepository } from './upload-rejections';
 import { createUserIdentityRepository } from './user-identities';
 import { createUserRepository } from './users';
 import { createWebhookEventRepository } from './webhook-events';
+import { createWebhookRepository } from './webhooks';
 
 /** Every repository over one database, for a composition root. */
 export function createRepositories(db: Database) {
@@ -39,6 +40,7 @@ export function createRepositories(db: Database) {
     userIdentities: createUserIdentityRepository(db),
     users: createUserRepository(db),
     webhookEvents: createWebhookEventRepository(db),
+    webhooks: createWebhookRepository(db),
   };
 }
 

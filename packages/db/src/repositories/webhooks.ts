@@ -1,0 +1,152 @@
+import { and, asc, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../client';
+import { keysetPage, type Page, type PageParams } from '../pagination';
+import { webhookDeliveries, webhookEndpoints } from '../schema';
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+
+export interface NewWebhookEndpoint {
+  userId: string;
+  url: string;
+  events: string[];
+  description?: string | null;
+  secret: string;
+}
+
+export interface NewWebhookDelivery {
+  endpointId: string;
+  messageId: string;
+  event: string;
+  payload: unknown;
+  attempt: number;
+}
+
+const ownedBy = (id: string, userId: string): SQL =>
+  and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId))!;
+
+/** A person's webhook endpoints and the log of every attempt to deliver to them. */
+export function createWebhookRepository(db: Database) {
+  return {
+    /**
+     * Creates the endpoint unless the user already holds `max`: the count and the insert run under a lock on
+     * the user's endpoints, so two requests at once cannot both make the eleventh. Null when at the limit.
+     */
+    async createWithin(input: NewWebhookEndpoint, max: number): Promise<WebhookEndpoint | null> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${input.userId}`}))`);
+        const [held] = await tx
+          .select({ n: count() })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.userId, input.userId));
+        if ((held?.n ?? 0) >= max) return null;
+        const [row] = await tx.insert(webhookEndpoints).values(input).returning();
+        return row!;
+      });
+    },
+
+    /** The user's endpoints, oldest first. */
+    listForUser(userId: string, tx?: Executor): Promise<WebhookEndpoint[]> {
+      return (tx ?? db)
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.userId, userId))
+        .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+    },
+
+    async findForUser(id: string, userId: string, tx?: Executor): Promise<WebhookEndpoint | null> {
+      const [row] = await (tx ?? db).select().from(webhookEndpoints).where(ownedBy(id, userId));
+      return row ?? null;
+    },
+
+    async findById(id: string, tx?: Executor): Promise<WebhookEndpoint | null> {
+      const [row] = await (tx ?? db).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+      return row ?? null;
+    },
+
+    /** Deletes the endpoint (and its log) only if it is the user's; false otherwise. */
+    async deleteForUser(id: string, userId: string, tx?: Executor): Promise<boolean> {
+      const deleted = await (tx ?? db)
+        .delete(webhookEndpoints)
+        .where(ownedBy(id, userId))
+        .returning({ id: webhookEndpoints.id });
+      return deleted.length > 0;
+    },
+
+    /** The user's endpoints still enabled that take this event. */
+    listSubscribed(userId: string, event: string, tx?: Executor): Promise<WebhookEndpoint[]> {
+      return (tx ?? db)
+        .select()
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.userId, userId),
+            isNull(webhookEndpoints.disabledAt),
+            sql`${event} = any(${webhookEndpoints.events})`,
+          ),
+        );
+    },
+
+    /** A message that arrived: the failure streak ends. */
+    async recordSuccess(id: string, tx?: Executor): Promise<void> {
+      await (tx ?? db).update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, id));
+    },
+
+    /** A message that failed for good: one more in the streak; disabled with the reason once it reaches `disableAt`. */
+    async recordFailedMessage(id: string, disableAt: number, reason: string, now: Date, tx?: Executor) {
+      const [row] = await (tx ?? db)
+        .update(webhookEndpoints)
+        .set({
+          consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+          disabledAt: sql`case when ${webhookEndpoints.consecutiveFailures} + 1 >= ${disableAt} then coalesce(${webhookEndpoints.disabledAt}, ${now.toISOString()}::timestamptz) else ${webhookEndpoints.disabledAt} end`,
+          disabledReason: sql`case when ${webhookEndpoints.consecutiveFailures} + 1 >= ${disableAt} then coalesce(${webhookEndpoints.disabledReason}, ${reason}) else ${webhookEndpoints.disabledReason} end`,
+        })
+        .where(eq(webhookEndpoints.id, id))
+        .returning();
+      return row ?? null;
+    },
+
+    async insertDelivery(input: NewWebhookDelivery, tx?: Executor): Promise<WebhookDelivery> {
+      const [row] = await (tx ?? db)
+        .insert(webhookDeliveries)
+        .values({ ...input, status: 'pending' })
+        .returning();
+      return row!;
+    },
+
+    /** Every attempt row of one message to one endpoint, first attempt first. */
+    attemptsOf(endpointId: string, messageId: string, tx?: Executor): Promise<WebhookDelivery[]> {
+      return (tx ?? db)
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.messageId, messageId)))
+        .orderBy(asc(webhookDeliveries.attempt));
+    },
+
+    async finishDelivery(
+      id: string,
+      outcome: {
+        status: 'delivered' | 'failed';
+        responseStatus: number | null;
+        error: string | null;
+        nextAttemptAt: Date | null;
+      },
+      tx?: Executor,
+    ): Promise<void> {
+      await (tx ?? db).update(webhookDeliveries).set(outcome).where(eq(webhookDeliveries.id, id));
+    },
+
+    /** The endpoint's attempt log, newest first, a page at a time. */
+    listDeliveries(endpointId: string, params: PageParams = {}, tx?: Executor): Promise<Page<WebhookDelivery>> {
+      return keysetPage(
+        (tx ?? db).select().from(webhookDeliveries).$dynamic(),
+        webhookDeliveries,
+        params,
+        'desc',
+        eq(webhookDeliveries.endpointId, endpointId),
+      );
+    },
+  };
+}
+
+export type WebhookRepository = ReturnType<typeof createWebhookRepository>;

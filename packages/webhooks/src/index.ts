@@ -1,0 +1,4 @@
+export * from './address-guard';
+export * from './messages';
+export * from './schedule';
+export * from './send';
