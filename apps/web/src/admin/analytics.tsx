@@ -6,13 +6,13 @@ import '../ui/supported-navigator-locale';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api } from '../api/client';
-import { formatMoney } from '../ui/format';
+import { formatBytes, formatMoney } from '../ui/format';
 import { ProblemLine } from '../ui/problem';
 
 const DAY_MS = 86_400_000;
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 
-/** Users, batches, images and revenue over a range of days, with the daily series drawn by uPlot. */
+/** Users, batches, images, downloads and revenue over a range of days, with the daily series drawn by uPlot. */
 export function AnalyticsSection() {
   const id = useId();
   const [range, setRange] = useState({ from: isoDate(Date.now() - 29 * DAY_MS), to: isoDate(Date.now() + DAY_MS) });
@@ -69,11 +69,15 @@ export function AnalyticsSection() {
               value={`${data.visionModel.calls} calls, ${data.visionModel.failures} failed (${data.visionModel.timedOut} timed out), ${data.visionModel.fallbacks} named locally; tokens ${data.visionModel.tokens.prompt} in, ${data.visionModel.tokens.completion} out`}
             />
             <Figure
+              term="Downloads"
+              value={`${data.downloads.total} asked for, ${formatBytes(data.downloads.bytes)} sent`}
+            />
+            <Figure
               term="Refused files"
               value={data.rejections.map((entry) => `${entry.code} ${entry.count}`).join(', ') || 'none'}
             />
           </dl>
-          <DailyChart daily={data.daily} />
+          <DailyChart daily={data.daily} downloads={data.downloads.byDay} />
         </>
       )}
     </section>
@@ -89,8 +93,18 @@ function Figure({ term, value }: { term: string; value: string }) {
   );
 }
 
-/** Images, failures, batches and new users per day; the same numbers are in the table under it. */
-function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
+/**
+ * Images, failures, batches and new users per day; the same numbers are in the table under it, with the downloads
+ * and the bytes they sent.
+ */
+function DailyChart({
+  daily,
+  downloads,
+}: {
+  daily: AnalyticsResponse['daily'];
+  downloads: AnalyticsResponse['downloads']['byDay'];
+}) {
+  const downloadsOn = new Map(downloads.map((day) => [day.day, day]));
   const target = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = target.current;
@@ -146,6 +160,8 @@ function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
                 <th scope="col">Refused</th>
                 <th scope="col">Batches</th>
                 <th scope="col">New users</th>
+                <th scope="col">Downloads</th>
+                <th scope="col">Sent</th>
               </tr>
             </thead>
             <tbody>
@@ -157,6 +173,8 @@ function DailyChart({ daily }: { daily: AnalyticsResponse['daily'] }) {
                   <td>{day.rejectedFiles}</td>
                   <td>{day.batches}</td>
                   <td>{day.newUsers}</td>
+                  <td>{downloadsOn.get(day.date)?.count ?? 0}</td>
+                  <td>{formatBytes(downloadsOn.get(day.date)?.bytes ?? 0)}</td>
                 </tr>
               ))}
             </tbody>

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { api } from '../api/client';
 import { InstructionsField, TemplateField, TemplateHelp } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
+import { DownloadsSection } from './downloads-section';
 
 const Nothing = z.null();
 
@@ -29,6 +30,7 @@ export function AccountPage({ profile }: { profile: Profile }) {
       <NamingDefaultsSection profile={profile} onSaved={(saved) => queries.setQueryData(['me'], saved)} />
       <QuotaSection />
       <ApiKeysSection />
+      <DownloadsSection />
       <DeleteAccountSection />
       <button type="button" className="secondary" onClick={() => signOut.mutate()}>
         Sign out
