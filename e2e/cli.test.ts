@@ -390,6 +390,19 @@ describe('renamer batches, status, download and keywords', () => {
       expect.arrayContaining([...renamed.files.map((file) => file.newName), 'renamer/manifest.csv']),
     );
 
+    // Web-ready copies without metadata: WebP under the new extension.
+    const webZip = join(testDir('cli-out'), 'web.zip');
+    const web = await renamer(
+      ['download', batchId!, '--strip', 'all', '--resize', '64', '--format', 'webp', '--quality', '70', '-o', webZip],
+      { RENAMER_API_KEY: key },
+    );
+    expect(web.code, web.stderr).toBe(0);
+    const webEntries = execFileSync('unzip', ['-Z1', webZip], { encoding: 'utf8' }).trim().split('\n');
+    expect(webEntries).toEqual(renamed.files.map((file) => file.newName!.replace(/\.jpg$/, '.webp')));
+    const refused = await renamer(['download', batchId!, '--resize', '0', '-o', webZip], { RENAMER_API_KEY: key });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/not valid/);
+
     const keywords = await renamer(['keywords', 'validate', 'Red Shoes', '<b>bold</b>'], { RENAMER_API_KEY: key });
     expect(keywords.code).toBe(3);
     expect(keywords.stdout).toMatch(/Red Shoes +yes +red shoes/);

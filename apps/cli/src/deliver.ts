@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import { DownloadLinkResponse } from '@renamer/contracts';
+import { DownloadLinkResponse, type StripMode } from '@renamer/contracts';
 import { uniqueEntryNames } from '@renamer/domain';
 import { ZipFile } from 'yazl';
 import type { ApiClient } from './client';
@@ -14,22 +14,37 @@ import type { Reporter } from './progress';
 import type { RenamedFile } from './rename-result';
 import { type Change, renameNoClobber, writeUndoManifest } from './undo-manifest';
 
+/** What the delivered copies are made with: the SEO fields written in, the metadata stripped (`--strip`). */
+interface CopyOptions {
+  embed: boolean;
+  strip: StripMode;
+}
+
 export type Delivery =
-  | { kind: 'zip'; path: string; embed: boolean }
-  | { kind: 'copy'; folder: string; embed: boolean }
+  | ({ kind: 'zip'; path: string } & CopyOptions)
+  | ({ kind: 'copy'; folder: string } & CopyOptions)
   | { kind: 'in-place'; manifestFolder: string };
 
-/** The bytes of an image as the server writes its metadata into them (`?embed=true`), streamed. */
-async function embeddedCopy(client: ApiClient, imageId: string): Promise<Readable> {
-  const { url } = await client.request(`/api/image/${imageId}/download?embed=true`, DownloadLinkResponse);
+/** Whether the files go out as the server's copies rather than the local bytes. */
+const serverMade = ({ embed, strip }: CopyOptions) => embed || strip !== 'none';
+
+/**
+ * The bytes of an image as the server makes its copy (`?embed=true` writes the metadata in, `?strip=` takes it
+ * out), streamed.
+ */
+async function serverCopy(client: ApiClient, imageId: string, { embed, strip }: CopyOptions): Promise<Readable> {
+  const query = new URLSearchParams();
+  if (embed) query.set('embed', 'true');
+  if (strip !== 'none') query.set('strip', strip);
+  const { url } = await client.request(`/api/image/${imageId}/download?${query}`, DownloadLinkResponse);
   const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`the embedded copy of ${imageId} answered ${response.status}`);
+  if (!response.ok || !response.body) throw new Error(`the server's copy of ${imageId} answered ${response.status}`);
   return Readable.fromWeb(response.body as ReadableStream);
 }
 
 /**
  * Delivers every renamed file under its new name, never over another file: into a ZIP (original bytes, or the
- * server's copy with the metadata written in), as copies in a folder, or renamed where it is. Copies and renames
+ * server's copy with the metadata written in or stripped), as copies in a folder, or renamed where it is. Copies and renames
  * leave an undo manifest. Each file's `deliveredAs` is filled in.
  */
 export async function deliver(
@@ -51,10 +66,10 @@ export async function deliver(
     const written = pipeline(zip.outputStream, createWriteStream(path, { flags: 'wx' }));
     for (const [index, file] of named.entries()) {
       file.deliveredAs = entryNames[index]!;
-      if (delivery.embed) {
+      if (serverMade(delivery)) {
         const imageId = file.imageId!;
         zip.addReadStreamLazy(file.deliveredAs, { compress: false }, (done) =>
-          embeddedCopy(client, imageId).then(
+          serverCopy(client, imageId, delivery).then(
             (stream) => done(null, stream),
             (error) => done(error, undefined as never),
           ),
@@ -72,10 +87,11 @@ export async function deliver(
     await mkdir(delivery.folder, { recursive: true });
     for (const file of named) {
       const to = join(delivery.folder, await names(delivery.folder, file.newName!));
-      if (delivery.embed)
-        await pipeline(await embeddedCopy(client, file.imageId!), createWriteStream(to, { flags: 'wx' }));
+      const made = serverMade(delivery);
+      if (made)
+        await pipeline(await serverCopy(client, file.imageId!, delivery), createWriteStream(to, { flags: 'wx' }));
       else await copyFile(file.path, to, constants.COPYFILE_EXCL);
-      changes.push({ from: file.path, to, checksum: delivery.embed ? await sha256(to) : checksumOf.get(file.path)! });
+      changes.push({ from: file.path, to, checksum: made ? await sha256(to) : checksumOf.get(file.path)! });
       file.deliveredAs = to;
     }
   } else {

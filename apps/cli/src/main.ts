@@ -3,10 +3,12 @@ import {
   BatchDownloadResponse,
   BatchList,
   BatchStatusResponse,
+  COPY_FORMATS,
   EnhanceKeywordsResponse,
   PLAN_NAMES,
   Profile,
   QuotaResponse,
+  STRIP_MODES,
   SuggestKeywordsResponse,
   ValidateKeywordsResponse,
 } from '@renamer/contracts';
@@ -74,6 +76,7 @@ const UPLOAD_ONLY = [
   'recursive',
   'approve',
   'embed',
+  'strip',
   'out',
   'inPlace',
   'copyTo',
@@ -104,6 +107,12 @@ program
   .option('-r, --recursive', 'look into subfolders too')
   .option('--approve', 'approve every name')
   .option('--embed', 'write title, alt text and keywords into the delivered files (with --out or --copy-to)')
+  .addOption(
+    new Option(
+      '--strip <mode>',
+      'metadata the delivered files lose (with --out or --copy-to): location (GPS and places) or all (but orientation and colour profile)',
+    ).choices(STRIP_MODES),
+  )
   .addOption(new Option('--out <zip>', 'write a ZIP of the renamed files').conflicts(['inPlace', 'copyTo']))
   .addOption(new Option('--in-place', 'rename the files where they are').conflicts(['copyTo']))
   .option('--copy-to <dir>', 'write renamed copies into a folder')
@@ -197,11 +206,30 @@ program
   .option('--embed', 'write title, alt text and keywords into each copy')
   .option('--manifest', 'add the rename kit (manifest.csv)')
   .option('--base-url <url>', 'with --manifest: where the images are online today, for the redirect maps')
+  .addOption(
+    new Option(
+      '--strip <mode>',
+      'metadata the copies lose: location (GPS and places) or all (but orientation and colour profile)',
+    ).choices(STRIP_MODES),
+  )
+  .option('--resize <px>', 'web-ready copies: at most this many pixels on the long side (16..10000, never enlarged)')
+  .addOption(new Option('--format <format>', 'web-ready copies in this format').choices(COPY_FORMATS))
+  .option('--quality <1-100>', 'web-ready copies: the encoder quality')
   .option('-o, --out <file>', 'where to write it (default: <batch>.zip)')
   .action(
     async (
       batchId: string,
-      options: { approvedOnly?: boolean; embed?: boolean; manifest?: boolean; baseUrl?: string; out?: string },
+      options: {
+        approvedOnly?: boolean;
+        embed?: boolean;
+        manifest?: boolean;
+        baseUrl?: string;
+        strip?: string;
+        resize?: string;
+        format?: string;
+        quality?: string;
+        out?: string;
+      },
     ) => {
       const api = await client();
       const query = new URLSearchParams();
@@ -209,6 +237,11 @@ program
       if (options.embed) query.set('embed', 'true');
       if (options.manifest) query.set('manifest', 'true');
       if (options.baseUrl) query.set('baseUrl', options.baseUrl);
+      // The server checks the values (400 validation_failed with the field named).
+      for (const name of ['strip', 'resize', 'format', 'quality'] as const) {
+        const value = options[name];
+        if (value !== undefined) query.set(name, value);
+      }
       const link = await api.request(
         `/api/batch/${encodeURIComponent(batchId)}/download?${query}`,
         BatchDownloadResponse,

@@ -1,6 +1,13 @@
 import { readFile, rename as renameFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { BatchCheckResponse, BatchList, ImageList, type ImageView, QuotaResponse } from '@renamer/contracts';
+import {
+  BatchCheckResponse,
+  BatchList,
+  ImageList,
+  type ImageView,
+  QuotaResponse,
+  type StripMode,
+} from '@renamer/contracts';
 import { z } from 'zod';
 import { type ApiClient, ApiError } from './client';
 import { type Delivery, deliver } from './deliver';
@@ -18,6 +25,8 @@ export interface RenameOptions extends UploadFields {
   recursive?: boolean;
   approve?: boolean;
   embed?: boolean;
+  /** `location` or `all`: the delivered copies lose that metadata (the server's copies). */
+  strip?: StripMode;
   out?: string;
   inPlace?: boolean;
   copyTo?: string;
@@ -42,6 +51,9 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
   if (modes > 1) throw new CliError('choose one of --out, --in-place and --copy-to', EXIT.usage);
   if (options.inPlace && options.embed) {
     throw new CliError('--embed rewrites the files: use it with --out or --copy-to, not --in-place', EXIT.usage);
+  }
+  if (options.inPlace && options.strip && options.strip !== 'none') {
+    throw new CliError('--strip rewrites the files: use it with --out or --copy-to, not --in-place', EXIT.usage);
   }
   const reporter = createReporter(false);
   try {
@@ -338,9 +350,9 @@ function report(
 }
 
 function deliveryOf(options: RenameOptions, home: string): Delivery | undefined {
-  const embed = options.embed ?? false;
-  if (options.out) return { kind: 'zip', path: resolve(options.out), embed };
-  if (options.copyTo) return { kind: 'copy', folder: resolve(options.copyTo), embed };
+  const copies = { embed: options.embed ?? false, strip: options.strip ?? 'none' };
+  if (options.out) return { kind: 'zip', path: resolve(options.out), ...copies };
+  if (options.copyTo) return { kind: 'copy', folder: resolve(options.copyTo), ...copies };
   if (options.inPlace) return { kind: 'in-place', manifestFolder: home };
   return undefined;
 }
