@@ -22,6 +22,7 @@ import { rename } from './rename';
 import type { RenameResult } from './rename-result';
 import { table } from './table';
 import { undo } from './undo-manifest';
+import { addWebhookCommands } from './webhooks';
 
 const out = (text: string): void => {
   process.stdout.write(`${text}\n`);
@@ -254,6 +255,8 @@ program
       process.stderr.write(`wrote ${path} (${link.entries} images)\n`);
     },
   );
+
+addWebhookCommands(program, client);
 
 const keywords = program.command('keywords').description('keyword help for SEO');
 keywords
