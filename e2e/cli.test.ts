@@ -257,6 +257,40 @@ describe('renamer rename', () => {
     expect(await imagesUsed(key)).toBe(4);
   }, 120_000);
 
+  it('picks up an interrupted --duplicates allow run without uploading its files a third time', async () => {
+    const { key } = await stack.createUser({ quota: 50 });
+    const folder = cameraFolder('again-resume', await syntheticPhotos([751, 752, 753]));
+    const state = join(folder, '.renamer-state.json');
+    const first = renameResult(await renamer(['rename', folder, '--json'], { RENAMER_API_KEY: key }));
+    expect(first).toMatchObject({ uploaded: 3 });
+
+    const interrupted = await renamer(
+      ['rename', folder, '--duplicates', 'allow', '--json'],
+      { RENAMER_API_KEY: key },
+      (child) => {
+        const poll = setInterval(() => {
+          if (!existsSync(state)) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 5);
+      },
+    );
+    expect(interrupted.code).not.toBe(0);
+    expect(existsSync(state)).toBe(true);
+    expect(await imagesUsed(key)).toBe(6);
+
+    const resumed = await renamer(['rename', folder, '--duplicates', 'allow', '--json'], { RENAMER_API_KEY: key });
+    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+    const result = renameResult(resumed);
+    expect(result).toMatchObject({ uploaded: 0, alreadyUploaded: 3, notRenamed: 0 });
+    // The files point at the images the interrupted run made, in its batch.
+    expect(new Set(result.files.map((file) => file.batchId)).size).toBe(1);
+    expect(result.batches).toHaveLength(1);
+    expect(first.batches).not.toContain(result.batches[0]);
+    expect(existsSync(state)).toBe(false);
+    expect(await imagesUsed(key)).toBe(6);
+  }, 120_000);
+
   it('answers a wrong key with one clear line and exit code 1, and a usage mistake with exit code 2', async () => {
     const wrong = await renamer(['whoami'], { RENAMER_API_KEY: 'rn_not-a-real-key' });
     expect(wrong.code).toBe(1);

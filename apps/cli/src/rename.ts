@@ -68,7 +68,9 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
     const state = await readState(statePath, client.connection.server);
     const again = options.duplicates === 'allow';
     const existing = await checkExisting(client, images);
-    const fresh = uniqueByChecksum(again ? images : images.filter((image) => !existing.has(image.checksum)));
+    // With `allow`, what the run being picked up already uploaded again stands: its batches' images, not new ones.
+    const resumed = again ? await imagesOfBatches(client, state.batches) : new Map<string, string>();
+    const fresh = uniqueByChecksum(images.filter((image) => !(again ? resumed : existing).has(image.checksum)));
     const { remaining } = await client.request('/api/auth/quota', QuotaResponse);
     const fits = options.dryRun ? fresh : fresh.slice(0, remaining);
     const setbacks = new Map<string, Setback>();
@@ -85,8 +87,8 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
     }
 
     if (options.dryRun) {
-      // With `allow`, what the account holds would be uploaded again all the same.
-      const held = again ? new Map<string, string>() : existing;
+      // With `allow`, what the account holds would be uploaded again all the same (but for a picked-up run's own).
+      const held = again ? resumed : existing;
       const named = await currentImages(client, new Set(held.values()), []);
       return report(client, images, {
         existing: held,
@@ -99,7 +101,7 @@ export async function rename(client: ApiClient, paths: string[], options: Rename
     }
 
     /** With `allow`: checksum → the image this run made of it (not the account's earliest, which check names). */
-    const madeNow = new Map<string, string>();
+    const madeNow = new Map(resumed);
 
     for (let start = 0; start < fits.length; start += FILES_PER_REQUEST) {
       const group = fits.slice(start, start + FILES_PER_REQUEST);
@@ -210,6 +212,23 @@ async function upload(client: ApiClient, group: LocalImage[], fields: UploadFiel
       })),
     };
   }
+}
+
+/** The images of these batches by checksum (the first of each), read a page at a time. */
+async function imagesOfBatches(client: ApiClient, batchIds: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (const batchId of new Set(batchIds)) {
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: z.infer<typeof ImageList> = await client.request(
+        `/api/image/batch/${batchId}?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        ImageList,
+      );
+      for (const image of page.items) if (!found.has(image.checksum)) found.set(image.checksum, image.id);
+      cursor = page.nextCursor;
+    }
+  }
+  return found;
 }
 
 /** The accepted files of one request by checksum: the answer lists them in the order sent, by name. */
