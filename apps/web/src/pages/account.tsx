@@ -14,6 +14,7 @@ import { api } from '../api/client';
 import { InstructionsField, TemplateField, TemplateHelp } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
 import { DownloadsSection } from './downloads-section';
+import { WebhooksSection } from './webhooks-section';
 
 const Nothing = z.null();
 
@@ -31,6 +32,7 @@ export function AccountPage({ profile }: { profile: Profile }) {
       <QuotaSection />
       <ApiKeysSection />
       <DownloadsSection />
+      <WebhooksSection />
       <DeleteAccountSection />
       <button type="button" className="secondary" onClick={() => signOut.mutate()}>
         Sign out

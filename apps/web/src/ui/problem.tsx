@@ -12,6 +12,7 @@ const NEXT_STEP: Record<string, string> = {
   invalid_filename: 'Choose another name.',
   invalid_keywords: 'Change or remove the keywords named.',
   invalid_template: 'Change the template: use only the tokens listed, around words that can make a name.',
+  invalid_webhook_url: 'Use an https address your server answers on the public internet.',
   unsupported_media_type: `Upload a photo (${IMAGE_FORMATS_IN_WORDS.pictures}, or camera RAW).`,
   file_too_large: 'Upload a smaller file.',
   unsafe_file: 'The file is not a clean image; export it again from your photo app.',
