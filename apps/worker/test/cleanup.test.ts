@@ -38,7 +38,7 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-const tasks = (now = () => new Date(), failedJobRetentionDays = 7) =>
+const tasks = (now = () => new Date(), failedJobRetentionDays = 7, downloadHistoryDays = 0) =>
   createCleanupTasks({
     downloads: fixture.repositories.downloads,
     images: fixture.repositories.images,
@@ -46,7 +46,11 @@ const tasks = (now = () => new Date(), failedJobRetentionDays = 7) =>
     tracker: fixture.tracker,
     store: fixture.store,
     queues,
-    config: { STALE_BATCH_AFTER_MINUTES: 120, FAILED_JOB_RETENTION_DAYS: failedJobRetentionDays },
+    config: {
+      STALE_BATCH_AFTER_MINUTES: 120,
+      FAILED_JOB_RETENTION_DAYS: failedJobRetentionDays,
+      DOWNLOAD_HISTORY_DAYS: downloadHistoryDays,
+    },
     now,
   });
 
@@ -108,6 +112,22 @@ describe('expired-downloads', () => {
     expect(first.removed + second.removed).toBe(2);
     expect(await fixture.repositories.downloads.findById(live.id)).not.toBeNull();
     for (const gone of expired) expect(await fixture.repositories.downloads.findById(gone.id)).toBeNull();
+  });
+
+  it('keeps the record of an expired link for DOWNLOAD_HISTORY_DAYS, the person’s download list until then', async () => {
+    const { user, batch } = await fixture.uploadBatch([{ name: 'c.png', bytes: Buffer.from('c') }]);
+    const link = (expiresAt: Date) =>
+      fixture.repositories.downloads.create({ kind: 'zip', userId: user.id, batchId: batch.id, expiresAt });
+    const DAY = 24 * HOUR;
+    const recent = await link(new Date(Date.now() - 89 * DAY));
+    const old = await link(new Date(Date.now() - 91 * DAY));
+
+    const run = await tasks(undefined, 7, 90).run('expired-downloads', { dryRun: false });
+    expect(run).toMatchObject({ removed: 1, sample: [old.id] });
+    expect(await fixture.repositories.downloads.findById(old.id)).toBeNull();
+    expect((await fixture.repositories.downloads.listPageForUser(user.id)).items.map((row) => row.id)).toEqual([
+      recent.id,
+    ]);
   });
 });
 

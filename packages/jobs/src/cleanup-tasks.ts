@@ -45,9 +45,12 @@ export function createCleanupTasks(deps: CleanupDeps) {
   const now = deps.now ?? (() => new Date());
 
   const tasks: Record<CleanupTask, (options: CleanupOptions) => Promise<Omit<CleanupResult, 'task' | 'dryRun'>>> = {
-    /** Records of download links past their expiry (the archives are streamed, never stored). */
+    /**
+     * Records of download links expired more than DOWNLOAD_HISTORY_DAYS ago (the archives are streamed, never
+     * stored); until then they are the person's download list and the admin analytics.
+     */
     async 'expired-downloads'({ dryRun }) {
-      const at = now();
+      const at = new Date(now().getTime() - deps.config.DOWNLOAD_HISTORY_DAYS * 24 * 3600 * 1000);
       const { ids, total } = await deps.downloads.findExpired(at, SAMPLE_SIZE);
       return { removed: dryRun ? total : await deps.downloads.deleteExpired(at), sample: ids };
     },
