@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type ApiStack, photo, startApiStack } from '@renamer/api/testing';
 import { testDir } from '@renamer/runtime/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RenameResult } from '../apps/cli/src/rename-result';
 
 /** The `renamer` CLI, as its bundle runs after `npm test` or `npm start`, against a real API and worker. */
@@ -423,6 +423,26 @@ describe('renamer batches, status, download and keywords', () => {
     expect(entries).toEqual(
       expect.arrayContaining([...renamed.files.map((file) => file.newName), 'renamer/manifest.csv']),
     );
+    // The archive just fetched, in the account's downloads: every byte of it went out (recorded as the stream closed).
+    const listed = await vi.waitFor(
+      async () => {
+        const run = await renamer(['downloads', '--json'], { RENAMER_API_KEY: key });
+        const [newest] = JSON.parse(run.stdout);
+        expect(newest.completedAt).toEqual(expect.any(String));
+        return newest;
+      },
+      { timeout: 10_000 },
+    );
+    expect(listed).toMatchObject({
+      kind: 'archive',
+      batchId,
+      entries: 2,
+      options: { embed: false, strip: 'none', manifest: true },
+      bytes: statSync(zip).size,
+    });
+    const lines = (await renamer(['downloads'], { RENAMER_API_KEY: key })).stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^created +kind +entries +bytes +completed +options +batch$/);
+    expect(lines[1]).toMatch(new RegExp(`^\\S+ +archive +2 +${statSync(zip).size} +\\S+ +manifest +${batchId}$`));
 
     // Web-ready copies without metadata: WebP under the new extension.
     const webZip = join(testDir('cli-out'), 'web.zip');

@@ -17,6 +17,7 @@ import { type AgainOptions, type AgainResult, renameAgain } from './again';
 import { ApiClient } from './client';
 import { completionScript, SHELLS } from './completion';
 import { loadConnection, saveConnection } from './config';
+import { downloadsTable, recentDownloads } from './downloads';
 import { CliError, EXIT, errorLine } from './errors';
 import { rename } from './rename';
 import type { RenameResult } from './rename-result';
@@ -257,6 +258,17 @@ program
   );
 
 addWebhookCommands(program, client);
+
+program
+  .command('downloads')
+  .description('your downloads, newest first: what each held, the bytes sent, whether every byte went out, how')
+  .option('--limit <n>', 'at most this many (1..100, default 50)')
+  .option('--json', 'one JSON document on stdout (the API’s download objects)')
+  .action(async (options: { limit?: string; json?: boolean }) => {
+    const items = await recentDownloads(await client(), options.limit);
+    if (options.json) return out(JSON.stringify(items, null, 2));
+    out(items.length === 0 ? 'no downloads yet' : downloadsTable(items));
+  });
 
 const keywords = program.command('keywords').description('keyword help for SEO');
 keywords
