@@ -10,8 +10,16 @@
  *
  * --images is the large batch's size (the small one holds 10); --side the images' width and height in pixels
  * (noise at quality 80: about 260 kB at 640).
+ *
+ * Web-ready copies (`--web`): one batch of --images camera-sized noise JPEGs (--side, default 2400), its archive
+ * asked for with `--query` (default `resize=1600&format=webp`) and fetched --runs times; prints images per second,
+ * images per CPU-second of the API (its user + system time over the archive: per core), the MB/s read from the
+ * originals and written into the archive, and the API's RSS; appends a row to docs/benchmarks.md ("Web-ready ZIP").
+ *
+ *   node_modules/.bin/tsx bench/zip.ts --web --images=40 --side=2400 [--query=resize=1600&format=webp] [--runs=1]
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { createFsObjectStore, imageObjectKey } from '../packages/storage/src/index';
@@ -99,7 +107,83 @@ async function readObjects(store: ReturnType<typeof createFsObjectStore>, keys: 
   return { bytes, ms: performance.now() - started };
 }
 
+/** The process's user + system CPU time in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** `--web`: the archive of web-ready copies, re-encoded by the API one entry at a time. */
+async function webReady() {
+  await runBench('zip-web', 40, async (cleanup) => {
+    const runs = Number(argValue('runs', '1'));
+    const count = Number(argValue('images', '40'));
+    const side = Number(argValue('side', '2400'));
+    const query = argValue('query', 'resize=1600&format=webp');
+    const m = machine();
+    log(
+      `zip --web: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; code ${m.code}; load ${m.loadAverage}`,
+    );
+    const dir = tempDir(cleanup, 'zip-web-photos');
+    const files = await generate(dir, count, side, 'web');
+    const inputBytes = files.reduce((sum, file) => sum + file.size, 0);
+    log(`  ${count} × ${side}×${side} noise JPEG, ${fmt(inputBytes / MB)} MB`);
+
+    const { env } = await isolatedEnvironment(cleanup, 'zip-web');
+    const serviceEnv = { ...env, UPLOAD_MAX_FILES: String(Math.max(100, count)) };
+    const api = await startService(cleanup, 'api', API_ENTRY, 'API_PORT', serviceEnv);
+    await startService(cleanup, 'worker', WORKER_ENTRY, 'WORKER_PORT', { ...serviceEnv, WORKER_CONCURRENCY: '2' });
+    const { key } = await createUser(env.DATABASE_URL!);
+    const upload = await uploadFiles(api.url, key, files, { name: 'zip bench web-ready' });
+    if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${JSON.stringify(upload.body)}`);
+    const batchId = upload.body.batchId as string;
+    await waitForNames(api.url, key, batchId, count);
+
+    for (let run = 1; run <= runs; run++) {
+      const link = await fetch(`${api.url}/api/batch/${batchId}/download?${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      if (link.status !== 200) throw new Error(`the link answered ${link.status}: ${await link.text()}`);
+      const { url } = (await link.json()) as { url: string };
+      await sleep(500);
+      const before = procStatus(api.pid).VmRSS ?? 0;
+      const cpuBefore = cpuSeconds(api.pid);
+      const sampler = new RssSampler(api.pid);
+      sampler.start(20);
+      const zip = await fetchArchive(url);
+      const peak = sampler.stop().peak;
+      const cpu = cpuSeconds(api.pid) - cpuBefore;
+      const seconds = zip.totalMs / 1000;
+      const load = machine().loadAverage;
+      log(
+        `\nrun ${run}: ${count} images in ${fmt(seconds)} s (${fmt(count / seconds)} images/s), API CPU ${fmt(cpu)} s ` +
+          `(${fmt(count / cpu)} images per CPU-second); originals ${fmt(inputBytes / MB / seconds)} MB/s, archive ` +
+          `${fmt(zip.bytes / MB)} MB at ${fmt(zip.bytes / MB / seconds)} MB/s; RSS ${mib(before)} → peak ${mib(peak)} MiB; load ${load}`,
+      );
+      appendBenchmarkRow('Web-ready ZIP', [
+        new Date().toISOString().slice(0, 10),
+        m.code,
+        load,
+        query.replaceAll('|', '\\|'),
+        `${count} × ${side}²`,
+        fmt(inputBytes / MB),
+        fmt(zip.bytes / MB),
+        fmt(count / seconds),
+        fmt(count / cpu),
+        fmt(inputBytes / MB / seconds),
+        fmt(zip.bytes / MB / seconds),
+        mib(before),
+        mib(peak),
+      ]);
+    }
+    log('\nrows appended to docs/benchmarks.md ("Web-ready ZIP")');
+  });
+}
+
 async function main() {
+  if (process.argv.includes('--web')) return webReady();
   await runBench('zip', 40, async (cleanup) => {
     const runs = Number(argValue('runs', '1'));
     const large = Number(argValue('images', '1000'));
