@@ -41,7 +41,12 @@ describe('web-ready copies', () => {
     });
     const avifBytes = await buffer(avif.stream);
     expect(avifBytes.length).toBe(avif.size);
-    expect(await sharp(avifBytes).metadata()).toMatchObject({ format: 'heif', width: 600, height: 200, hasAlpha: true });
+    expect(await sharp(avifBytes).metadata()).toMatchObject({
+      format: 'heif',
+      width: 600,
+      height: 200,
+      hasAlpha: true,
+    });
 
     const jpeg = await embedder.copy(Readable.from(source), {
       extension: 'png',
