@@ -73,11 +73,20 @@ export async function resolveAllowed(
   return addresses;
 }
 
+/** A name that has not resolved by then is refused (a request waits on it, and so does a delivery). */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
 async function resolveOrRefuse(resolve: Resolver, host: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS);
+  });
   try {
-    return await resolve(host);
+    return await Promise.race([resolve(host), late]);
   } catch {
     throw new RefusedWebhookUrl(`${host} does not resolve.`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
