@@ -101,6 +101,33 @@ describe('GET /api/downloads', () => {
     }
   });
 
+  it('records what the copies are made with: strip on an image, the web-ready settings on an archive', async () => {
+    const [first] = batch.images;
+    expect((await world.get(`/api/image/${first!.imageId}/download?strip=location`, owner.key)).status).toBe(200);
+    const query = 'approvedOnly=false&strip=all&resize=64&format=webp&quality=70';
+    const zip = await world.get(`/api/batch/${batch.batchId}/download?${query}`, owner.key, { method: 'POST' });
+    expect(zip.status).toBe(200);
+    const { body } = await list(owner.key, '?limit=2');
+    expect(body.items).toMatchObject([
+      {
+        kind: 'archive',
+        entries: 2,
+        options: {
+          embed: false,
+          strip: 'all',
+          approvedOnly: false,
+          manifest: false,
+          resize: 64,
+          format: 'webp',
+          quality: 70,
+        },
+        bytes: null,
+        completedAt: null,
+      },
+      { kind: 'image', imageId: first!.imageId, entries: 1, options: { embed: false, strip: 'location' } },
+    ]);
+  });
+
   it('never shows another user’s downloads, and shows a person without any an empty list', async () => {
     expect(await list(stranger.key)).toEqual({ status: 200, body: { items: [], nextCursor: null } });
     const theirs = await world.uploadAnalysed(stranger.key, [
