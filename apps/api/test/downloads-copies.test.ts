@@ -157,6 +157,14 @@ describe('copies made on the way out: strip and web-ready', () => {
     expect(Object.keys(tags).filter((name) => LOCATION.test(name))).toEqual([]);
     expect(tags['IFD0:Model']).toBe('X-T5');
 
+    // Listed as asked for.
+    const listed = await world.get('/api/downloads', owner.key);
+    expect(listed.body!.items[0]).toMatchObject({
+      kind: 'image',
+      imageId,
+      options: { embed: false, strip: 'location' },
+    });
+
     // The stored original still has its position.
     const stored = Buffer.from(await (await fetch(plain.body!.url)).arrayBuffer());
     expect(Buffer.compare(stored, batch.images[0]!.bytes)).toBe(0);
@@ -185,6 +193,13 @@ describe('copies made on the way out: strip and web-ready', () => {
     >[];
     expect(manifest.map((line) => line.new_name)).toEqual(images);
     expect(manifest.map((line) => line.original_name)).toEqual(['DSCF2001.JPG', 'badge.png']);
+
+    const listed = await world.get('/api/downloads', owner.key);
+    expect(listed.body!.items[0]).toMatchObject({
+      kind: 'archive',
+      entries: 2,
+      options: { strip: 'location', resize: 1600, format: 'webp', quality: 75, manifest: true },
+    });
   });
 
   it.each([
