@@ -125,7 +125,7 @@ describe('naming templates and "Name again" in the web app', () => {
     const secondBefore = await second.getByTestId('filename').textContent();
     await list.focus();
     await page.keyboard.press('x');
-    await expect.poll(() => first.getAttribute('data-chosen')).toBe('true');
+    await expect.poll(() => first.getAttribute('aria-selected')).toBe('true');
     await page.getByRole('button', { name: 'Name the 1 selected image again…' }).click();
     const changes = page.getByRole('list', { name: 'Name changes' });
     await expect.poll(() => changes.getByRole('listitem').count()).toBe(1);

@@ -1,4 +1,11 @@
-import { ApproveBatchResponse, BatchStatusResponse, ImageDetail, ImageList, type ImageView } from '@renamer/contracts';
+import {
+  ApproveBatchResponse,
+  BatchStatusResponse,
+  ImageDetail,
+  ImageList,
+  type ImageView,
+  UnapproveBatchResponse,
+} from '@renamer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client';
@@ -19,7 +26,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useNarrow } from '../ui/narrow';
 import { ProblemLine } from '../ui/problem';
 import { KeyHint, type Shortcut, ShortcutsDialog } from '../ui/shortcuts-dialog';
-import { type Undoable, UndoToast, useUndo } from '../ui/undo';
+import { UndoToast, useUndo } from '../ui/undo';
 import { ArchivePanel } from './archive-panel';
 import { ImageDetailPanel } from './image-detail';
 import { KeywordsPanel } from './keywords-panel';
@@ -27,8 +34,11 @@ import { NamingPanel } from './naming-panel';
 import './review.css';
 
 const VIEW_KEY = 'renamer.review.view';
-/** Requests at a time when an approval of many is taken back one image at a time. */
-const UNDO_CONCURRENCY = 8;
+
+// The batch's own panels under the list, drawn again only when what they show changes (never for a move of the
+// selection: the archive's listing alone can hold a thousand entries).
+const BatchNaming = memo(NamingPanel);
+const BatchArchive = memo(ArchivePanel);
 /** The most images one bulk approval names (the endpoint's limit). */
 const APPROVE_CHUNK = 1000;
 
@@ -44,13 +54,6 @@ const SHORTCUTS: Shortcut[] = [
   ['Esc', 'back to the batches'],
 ];
 
-/** Runs `tasks` a few at a time. */
-async function inBatches(tasks: (() => Promise<unknown>)[], size: number) {
-  for (let start = 0; start < tasks.length; start += size) {
-    await Promise.all(tasks.slice(start, start + size).map((task) => task()));
-  }
-}
-
 const storedView = (): ReviewView => (localStorage.getItem(VIEW_KEY) === 'grid' ? 'grid' : 'list');
 
 /**
@@ -65,7 +68,8 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   const [sort, setSort] = useState<ReviewSort>('score');
   const [tab, setTab] = useState<ReviewTab>('all');
   const [view, setView] = useState<ReviewView>(storedView);
-  const [selected, setSelected] = useState(0);
+  /** The selected image, by id: it stays selected when the list around it changes. */
+  const [selectedId, setSelectedId] = useState<string>();
   const [renaming, setRenaming] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
   const [help, setHelp] = useState(false);
@@ -73,7 +77,11 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   const [failure, setFailure] = useState<unknown>();
   /** The images selected (x, their boxes, a shift-click range): for "Approve selected" and "Name again". */
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const anchor = useRef(0);
+  /** Where a shift-click range starts: the last image picked or ticked. */
+  const anchor = useRef<string | undefined>(undefined);
+  /** Where the selection was: when its image leaves the list (approved under "To review"), the one now there. */
+  const lastIndex = useRef(0);
+  const approving = useRef(false);
   const columns = useRef(1);
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrollTo = useRef<((index: number) => void) | null>(null);
@@ -92,6 +100,9 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   // Counted once the list the person sees has come, so it never delays it.
   const low = useReviewImages(batchId, 'low', 'score', pages.isSuccess);
   const counts = tabCounts(batch.data, low.pages.isSuccess && !low.pages.hasNextPage ? low.images.length : undefined);
+  const found = selectedId === undefined ? -1 : images.findIndex((image) => image.id === selectedId);
+  const selected = found >= 0 ? found : Math.max(0, Math.min(lastIndex.current, images.length - 1));
+  lastIndex.current = selected;
   const current = images[selected];
   // The panel follows the selection at a lower priority: holding `j` moves the list at once, the photo after.
   const shown = useDeferredValue(current);
@@ -120,9 +131,14 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     await queries.invalidateQueries({ queryKey: ['batch-images', batchId] });
     await queries.invalidateQueries({ queryKey: ['batch', batchId] });
   };
+  const select = (index: number) => {
+    lastIndex.current = index;
+    setSelectedId(images[index]?.id);
+    setRenaming(false);
+  };
   const move = (to: number) => {
     const index = Math.max(0, Math.min(images.length - 1, to));
-    setSelected(index);
+    select(index);
     scrollTo.current?.(index);
   };
   /** What an image's own undo does: from how a change left it (`after`), its name and approval as they were. */
@@ -139,11 +155,18 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     }
   };
 
+  /** Approves the image and moves on at once to the next one to review (a second `a` meanwhile waits its turn). */
   async function approve(image: ImageView) {
-    const after = await act(`/api/image/${image.id}/approve`, { method: 'POST' });
-    offer({ label: `Approved ${image.filename}`, run: restore(image, after) });
+    if (approving.current) return;
+    approving.current = true;
     const next = images.findIndex((item, index) => index > selected && item.status === 'ready');
     if (next >= 0) move(next);
+    try {
+      const after = await act(`/api/image/${image.id}/approve`, { method: 'POST' });
+      offer({ label: `Approved ${image.filename}`, run: restore(image, after) });
+    } finally {
+      approving.current = false;
+    }
   }
 
   /** Approves the ready images listed, or every ready image of the batch (read from the server, all pages). */
@@ -160,12 +183,12 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     offer({
       label: `Approved ${approved} ${approved === 1 ? 'image' : 'images'}`,
       run: async () => {
-        await inBatches(
-          ids.map(
-            (id) => () => api(`/api/image/${id}/unapprove`, ImageDetail, { method: 'POST' }).catch(() => undefined),
-          ),
-          UNDO_CONCURRENCY,
-        );
+        for (let start = 0; start < ids.length; start += APPROVE_CHUNK) {
+          await api(`/api/image/batch/${batchId}/unapprove`, UnapproveBatchResponse, {
+            method: 'POST',
+            json: { imageIds: ids.slice(start, start + APPROVE_CHUNK) },
+          });
+        }
         await rereadAll();
       },
     });
@@ -209,33 +232,52 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       }),
     [],
   );
+  /** Ticks or unticks an image (its box, `x`, Ctrl-click); a later shift-click ranges from it. */
+  const tick = (imageId: string) => {
+    anchor.current = imageId;
+    toggle(imageId);
+  };
   const pick = (index: number, mode: PickMode) => {
     const image = images[index];
     if (!image) return;
     if (mode === 'range') {
-      const [from, to] = [Math.min(anchor.current, index), Math.max(anchor.current, index)];
-      setChosen((now) => new Set([...now, ...images.slice(from, to + 1).map((item) => item.id)]));
-    } else {
-      anchor.current = index;
-      if (mode === 'toggle') toggle(image.id);
-    }
-    setSelected(index);
+      const from = Math.max(
+        0,
+        images.findIndex((item) => item.id === anchor.current),
+      );
+      const [start, end] = [Math.min(from, index), Math.max(from, index)];
+      setChosen((now) => new Set([...now, ...images.slice(start, end + 1).map((item) => item.id)]));
+    } else if (mode === 'toggle') tick(image.id);
+    else anchor.current = image.id;
+    select(index);
     if (narrow && mode === 'one') setSheetOpen(true);
+    else scrollRef.current?.focus({ preventScroll: true });
+  };
+  // The phone's panel takes the focus as it opens (its first control, unless the rename field has it), so the keys
+  // and a screen reader are in it.
+  const sheetClose = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (sheetOpen && !renaming) sheetClose.current?.focus({ preventScroll: true });
+  }, [sheetOpen, renaming]);
+  const closeSheet = () => {
+    setSheetOpen(false);
+    setRenaming(false);
     scrollRef.current?.focus({ preventScroll: true });
   };
   const startRename = (index: number) => {
-    setSelected(index);
+    select(index);
     if (images[index]?.filename) setRenaming(true);
     if (narrow) setSheetOpen(true);
   };
 
   // Stable for the rows (each drawn again only when its own state changes), calling the latest of each.
-  const latest = useRef({ pick, startRename });
-  latest.current = { pick, startRename };
+  const latest = useRef({ pick, startRename, tick });
+  latest.current = { pick, startRename, tick };
   const rows = useMemo(
     () => ({
       pick: (index: number, mode: PickMode) => latest.current.pick(index, mode),
       startRename: (index: number) => latest.current.startRename(index),
+      tick: (imageId: string) => latest.current.tick(imageId),
     }),
     [],
   );
@@ -257,12 +299,12 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       ['a', () => current?.status === 'ready' && approve(current)],
       ['A', () => setConfirming('all')],
       ['u', () => undo()],
-      ['x', () => current && toggle(current.id)],
+      ['x', () => current && tick(current.id)],
       ['g', () => setView('grid')],
       ['l', () => setView('list')],
       // The dialog is modal: while it is open the list is inert, and the browser closes it on Esc.
       ['?', () => setHelp(true)],
-      ['Escape', () => (sheetOpen ? setSheetOpen(false) : onLeave())],
+      ['Escape', () => (sheetOpen ? closeSheet() : onLeave())],
     ]);
     const run = keys.get(event.key);
     if (!run) return;
@@ -274,6 +316,16 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
     setFailure(undefined);
     void Promise.resolve().then(run).catch(setFailure);
   };
+  /** Another tab or order: a list of its own, from its top, with nothing carried over from the last. */
+  const changeList = (change: () => void) => {
+    change();
+    setSelectedId(undefined);
+    lastIndex.current = 0;
+    anchor.current = undefined;
+    setChosen(new Set());
+    setRenaming(false);
+    scrollTo.current?.(0);
+  };
   const chosenImages = images.filter((image) => chosen.has(image.id));
   const marked = useMemo(() => [...chosen], [chosen]);
   const clearChosen = useCallback(() => setChosen(new Set()), []);
@@ -284,18 +336,16 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
       <h2 id="review-title">Review the names{batch.data?.name ? `: ${batch.data.name}` : ''}</h2>
       {notice && <p role="status">{notice}</p>}
       <div className="review-tools">
-        <div role="tablist" aria-label="Which images" className="tabs">
+        {/* Filters, as pressed buttons: each shows its images in the one list below. */}
+        <div className="tabs">
           {TABS.map(({ tab: each, label }) => (
             <button
               key={each}
               type="button"
-              role="tab"
-              aria-selected={tab === each}
+              className="secondary"
+              aria-pressed={tab === each}
               aria-controls="review-images"
-              onClick={() => {
-                setTab(each);
-                setSelected(0);
-              }}
+              onClick={() => changeList(() => setTab(each))}
             >
               {label} <span className="count">{counts[each] ?? '…'}</span>
             </button>
@@ -303,7 +353,11 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
         </div>
         <label className="inline">
           Order{' '}
-          <select value={sort} disabled={tab === 'low'} onChange={(event) => setSort(event.target.value as ReviewSort)}>
+          <select
+            value={sort}
+            disabled={tab === 'low'}
+            onChange={(event) => changeList(() => setSort(event.target.value as ReviewSort))}
+          >
             <option value="score">lowest score first</option>
             <option value="upload">as uploaded</option>
           </select>
@@ -404,7 +458,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
             scrollRef={scrollRef}
             scrollTo={scrollTo}
             onPick={rows.pick}
-            onToggle={toggle}
+            onToggle={rows.tick}
             onRename={rows.startRename}
             onKeyDown={onKey}
             onReach={setReach}
@@ -415,14 +469,21 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
         {(!narrow || sheetOpen) && shown && (
           <div
             className={narrow ? 'review-side sheet' : 'review-side'}
-            {...(narrow ? { role: 'dialog', 'aria-label': shown.filename ?? shown.originalFilename } : {})}
+            {...(narrow
+              ? {
+                  role: 'dialog',
+                  'aria-label': shown.filename ?? shown.originalFilename,
+                  // Esc closes it from anywhere inside (the rename field answers Esc itself).
+                  onKeyDown: (event: KeyboardEvent) => event.key === 'Escape' && closeSheet(),
+                }
+              : {})}
           >
             {narrow && (
-              <button type="button" className="secondary sheet-close" onClick={() => setSheetOpen(false)}>
+              <button type="button" className="secondary sheet-close" onClick={closeSheet} ref={sheetClose}>
                 Close
               </button>
             )}
-            <PhotoPanel image={shown} neighbours={neighboursOf(images, selected)} />
+            <PhotoPanel image={shown} neighbours={neighboursOf(images, Math.max(0, images.indexOf(shown)))} />
             {renaming ? (
               <RenameField key={shown.id} image={shown} onSave={(name) => rename(shown, name)} onCancel={leaveRename} />
             ) : (
@@ -440,7 +501,7 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
                     type="checkbox"
                     aria-keyshortcuts="x"
                     checked={chosen.has(shown.id)}
-                    onChange={() => toggle(shown.id)}
+                    onChange={() => tick(shown.id)}
                   />{' '}
                   Selected <KeyHint keys="x" />
                 </label>
@@ -453,41 +514,10 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           </div>
         )}
       </div>
-      <BatchTools
-        batchId={batchId}
-        images={images}
-        marked={marked}
-        imageId={shown?.id}
-        onNamedAgain={clearChosen}
-        onChanged={offer}
-      />
+      <BatchNaming batchId={batchId} images={images} marked={marked} onNamedAgain={clearChosen} />
+      <KeywordsPanel batchId={batchId} imageId={shown?.id} onChanged={offer} />
+      <BatchArchive batchId={batchId} />
       <UndoToast offered={offered} onUndo={() => perform(undo)} onDismiss={dismiss} />
     </section>
   );
 }
-
-/**
- * What acts on the whole batch (naming again, keywords, the archive), under the list: drawn again only when what it
- * shows changes, never for a move of the selection alone.
- */
-const BatchTools = memo(function BatchTools(props: {
-  batchId: string;
-  images: readonly ImageView[];
-  marked: readonly string[];
-  imageId: string | undefined;
-  onNamedAgain: () => void;
-  onChanged: (undo: Undoable) => void;
-}) {
-  return (
-    <>
-      <NamingPanel
-        batchId={props.batchId}
-        images={props.images}
-        marked={props.marked}
-        onNamedAgain={props.onNamedAgain}
-      />
-      <KeywordsPanel batchId={props.batchId} imageId={props.imageId} onChanged={props.onChanged} />
-      <ArchivePanel batchId={props.batchId} />
-    </>
-  );
-});

@@ -75,7 +75,7 @@ export function ImageBrowser(props: ImageBrowserProps) {
         image={image}
         index={index}
         view={view}
-        selected={index === current}
+        current={index === current}
         chosen={chosen.has(image.id)}
         onPick={props.onPick}
         onToggle={props.onToggle}
@@ -129,7 +129,7 @@ const ImageItem = memo(function ImageItem(props: {
   image: ImageView;
   index: number;
   view: ReviewView;
-  selected: boolean;
+  current: boolean;
   chosen: boolean;
   onPick: (index: number, mode: PickMode) => void;
   onToggle: (imageId: string) => void;
@@ -143,8 +143,9 @@ const ImageItem = memo(function ImageItem(props: {
       role="option"
       // Reached through the listbox's aria-activedescendant, never by Tab.
       tabIndex={-1}
-      aria-selected={props.selected}
-      data-chosen={props.chosen || undefined}
+      // Selected is what is ticked; the current image is the listbox's active descendant (and outlined).
+      aria-selected={props.chosen}
+      data-current={props.current || undefined}
       data-status={image.status}
       className={props.view === 'grid' ? 'review-card' : 'review-row'}
       onClick={(event) => props.onPick(index, modeOf(event))}

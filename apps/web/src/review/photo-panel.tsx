@@ -27,45 +27,35 @@ function usePreloaded(neighbours: readonly ImageView[]) {
 }
 
 /**
- * The selected photo, large, with the name it had and the name it has under it; a click (or Enter on it) opens
- * it at full size in a modal that Esc or a click closes.
+ * The selected photo, large, with the name it had and the name it has under it; a click (or Enter on it) opens it
+ * at its own size (up to 1600 px, scrolling where the window is smaller) in a modal that Esc or a click closes.
+ * Any stored image has one (made on demand from the original), so a failed or queued image shows too.
  */
 export function PhotoPanel({ image, neighbours }: { image: ImageView; neighbours: readonly ImageView[] }) {
   const zoom = useRef<HTMLDialogElement>(null);
-  usePreloaded(neighbours.filter((other) => other.filename).slice(0, PRELOADED * 2));
-  const named = image.filename !== null;
+  usePreloaded(neighbours.slice(0, PRELOADED * 2));
+  const name = image.filename ?? image.originalFilename;
   return (
     <figure className="photo-panel">
-      {named ? (
-        <button
-          type="button"
-          className="photo-zoom"
-          aria-label={`Zoom ${image.filename}`}
-          onClick={() => zoom.current?.showModal()}
-        >
-          <img data-testid="large-preview" src={largePreviewUrl(image)} alt={image.altText ?? ''} />
-        </button>
-      ) : (
-        <div className="photo-placeholder">Not analysed yet</div>
-      )}
+      <button
+        type="button"
+        className="photo-zoom"
+        aria-label={`Zoom ${name}`}
+        onClick={() => zoom.current?.showModal()}
+      >
+        <img data-testid="large-preview" src={largePreviewUrl(image)} alt={image.altText ?? ''} />
+      </button>
       <figcaption data-testid="name-change">
         <span className="meta">{image.originalFilename}</span> → <strong>{image.filename ?? '…'}</strong>
       </figcaption>
-      {named && (
-        // A click anywhere closes it, the picture included: there is nothing else in it to click.
-        // biome-ignore lint/a11y/useKeyWithClickEvents: Esc closes a modal dialog; the click is the mouse's way.
-        <dialog
-          ref={zoom}
-          className="photo-full"
-          aria-label={`${image.filename} at full size`}
-          onClick={() => zoom.current?.close()}
-        >
-          <img src={largePreviewUrl(image)} alt={image.altText ?? ''} />
-          <button type="button" className="secondary" onClick={() => zoom.current?.close()}>
-            Close <kbd>Esc</kbd>
-          </button>
-        </dialog>
-      )}
+      {/* A click anywhere closes it, the picture included: there is nothing else in it to click. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Esc closes a modal dialog; the click is the mouse's way. */}
+      <dialog ref={zoom} className="photo-full" aria-label={`${name}, zoomed`} onClick={() => zoom.current?.close()}>
+        <img src={largePreviewUrl(image)} alt={image.altText ?? ''} />
+        <button type="button" className="secondary" onClick={() => zoom.current?.close()}>
+          Close <kbd>Esc</kbd>
+        </button>
+      </dialog>
     </figure>
   );
 }

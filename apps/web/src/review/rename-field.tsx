@@ -1,8 +1,9 @@
 import { FilenameCheckResponse, type ImageView } from '@renamer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useId, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { useDebounced } from '../ui/naming';
+import { explain } from '../ui/problem';
 
 const checkKey = (imageId: string, typed: string) => ['filename-check', imageId, typed];
 const checkName = (imageId: string, filename: string) => () =>
@@ -28,6 +29,13 @@ export function RenameField({
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string>();
   const settled = useDebounced(typed, 150);
+  const field = useRef<HTMLTextAreaElement>(null);
+  // Focused once, when it opens (not on every answer of the check), with the caret after the name.
+  useEffect(() => {
+    const input = field.current;
+    input?.focus();
+    input?.setSelectionRange(input.value.length, input.value.length);
+  }, []);
   const check = useQuery({
     queryKey: checkKey(image.id, settled),
     queryFn: checkName(image.id, settled),
@@ -44,6 +52,9 @@ export function RenameField({
       });
       if (!result.valid) return setRefusal(result.errors.map((error) => error.message).join(' '));
       await onSave(typed);
+    } catch (error) {
+      // Refused on saving (taken meanwhile, a limit, the network): said here, the field kept to try again.
+      setRefusal(explain(error));
     } finally {
       setSaving(false);
     }
@@ -74,7 +85,7 @@ export function RenameField({
           setTyped(event.target.value.replace(/\n/g, ''));
         }}
         onKeyDown={onKey}
-        ref={(input) => input?.focus()}
+        ref={field}
       />
       <p id={`${id}-check`} aria-live="polite" className="meta">
         {refusal ??

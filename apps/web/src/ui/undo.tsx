@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long a change can be taken back from its notification. */
 export const UNDO_MS = 10_000;
@@ -15,16 +15,20 @@ export interface Undoable {
  */
 export function useUndo() {
   const [offered, setOffered] = useState<Undoable>();
+  // What Undo takes back, read and cleared at once: two presses before the next render undo it once.
+  const pending = useRef<Undoable | undefined>(undefined);
   useEffect(() => {
+    pending.current = offered;
     if (!offered) return;
     const timer = setTimeout(() => setOffered(undefined), UNDO_MS);
     return () => clearTimeout(timer);
   }, [offered]);
   const undo = useCallback(async () => {
-    if (!offered) return;
+    const change = pending.current;
+    pending.current = undefined;
     setOffered(undefined);
-    await offered.run();
-  }, [offered]);
+    await change?.run();
+  }, []);
   return { offered, offer: setOffered, undo, dismiss: () => setOffered(undefined) };
 }
 

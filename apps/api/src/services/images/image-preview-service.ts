@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +9,7 @@ import type { Image, ImageRepository } from '@renamer/db';
 import { FORMAT_OF_TYPE, isImageMimeType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
 import { ObjectNotFoundError, type ObjectStore, previewObjectKey } from '@renamer/storage';
+import pLimit from 'p-limit';
 
 export interface ImagePreviewServiceDeps {
   images: Pick<ImageRepository, 'findByIdForUser'>;
@@ -47,6 +49,9 @@ const undecodable = () => new AppError('undecodable_image', 'The image cannot be
  */
 export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
   const making = new Map<string, Promise<Buffer>>();
+  // A decode per core at most: a page asking for many photos at once (or someone asking for thousands) queues here
+  // instead of making the API answer nothing else (p-limit: a maintained, tiny semaphore).
+  const decoding = pLimit(availableParallelism());
 
   async function makeFromOriginal(image: Image, size: PreviewSize, key: string, log: CallLog): Promise<Buffer> {
     const format = image.metadata?.format ?? (isImageMimeType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null);
@@ -72,7 +77,7 @@ export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
   function makeOnce(image: Image, size: PreviewSize, key: string, log: CallLog): Promise<Buffer> {
     let made = making.get(key);
     if (!made) {
-      made = makeFromOriginal(image, size, key, log).finally(() => making.delete(key));
+      made = decoding(() => makeFromOriginal(image, size, key, log)).finally(() => making.delete(key));
       making.set(key, made);
     }
     return made;
