@@ -19,6 +19,7 @@ describe('credentials by default', () => {
       'GET /api/auth/callback',
       'GET /api/auth/csrf',
       'GET /api/auth/login',
+      'GET /api/auth/providers',
       'GET /api/files/:token',
       'GET /api/openapi.json',
       'GET /health/live',
