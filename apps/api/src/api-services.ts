@@ -121,6 +121,7 @@ export function createApiServices({ env, logger, platform }: ApiDeps, metrics: M
     scheduler,
     publish,
     store: platform.store,
+    retainOriginalsDays: env.RETAIN_ORIGINALS_DAYS,
   });
   const images = createImageService({
     images: repositories.images,

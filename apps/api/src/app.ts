@@ -86,7 +86,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   // Everything else.
   await app.register(requireCredentials, {
     routes: async (signedIn) => {
-      await signedIn.register(accountRoutes, { account: services.account, signIn: services.signIn });
+      await signedIn.register(accountRoutes, {
+        account: services.account,
+        signIn: services.signIn,
+        retainOriginalsDays: env.RETAIN_ORIGINALS_DAYS,
+      });
       await signedIn.register(apiKeyRoutes, { apiKeys: services.apiKeys });
       await signedIn.register(batchRoutes, { batches: services.batches, uploads: services.uploads });
       await signedIn.register(downloadRoutes, { downloads: services.downloads });

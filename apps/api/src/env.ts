@@ -1,6 +1,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { billingEnv } from '@renamer/billing';
+import { retentionEnv } from '@renamer/jobs';
 import { llmEnv } from '@renamer/llm';
 import { parseEnv, portVariable, serviceEnvSchema } from '@renamer/runtime';
 import { z } from 'zod';
@@ -88,6 +89,7 @@ export const apiEnvSchema = serviceEnvSchema({
     .pipe(z.array(z.url())),
   ...llmEnv,
   ...billingEnv,
+  ...retentionEnv,
 }).superRefine((env, ctx) => {
   if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER) {
     ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be set in production' });

@@ -13,6 +13,7 @@ import {
   type JobHandlers,
   queueWebhookDelivery,
   scheduleEvery,
+  unscheduleEvery,
   webhookNotifier,
 } from '@renamer/jobs';
 import { createLlmProvider, llmConfigFromEnv } from '@renamer/llm';
@@ -52,6 +53,8 @@ const CLEANUP_SCHEDULE: Record<CleanupTask, number> = {
   'orphaned-objects': 6 * 3600 * 1000,
   'stale-batches': 10 * 60 * 1000,
   'failed-jobs': 24 * 3600 * 1000,
+  // Twice a day: a schedule is named by its job and interval, so it must not share failed-jobs' day.
+  retention: 12 * 3600 * 1000,
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -89,6 +92,15 @@ export function buildWorker({
     publish: createProgressPublisher(platform.redis, env.REDIS_PREFIX),
     onPublishError: (err) => logger.warn({ err }, 'progress event not published'),
     notify: webhookNotifier(queues),
+  });
+  const cleanupTasks = createCleanupTasks({
+    downloads: repositories.downloads,
+    images: repositories.images,
+    batches: repositories.batches,
+    tracker,
+    store: platform.store,
+    queues,
+    config: env,
   });
 
   const llmConfig = llmConfigFromEnv(env);
@@ -148,17 +160,7 @@ export function buildWorker({
       retryBaseMs: env.WEBHOOKS_RETRY_BASE_MS,
       queueRetry: (delivery, attempt, delayMs) => queueWebhookDelivery(queues, delivery, attempt, delayMs),
     }),
-    cleanup: cleanupHandler(
-      createCleanupTasks({
-        downloads: repositories.downloads,
-        images: repositories.images,
-        batches: repositories.batches,
-        tracker,
-        store: platform.store,
-        queues,
-        config: env,
-      }),
-    ),
+    cleanup: cleanupHandler(cleanupTasks),
   };
   registerQueueMetrics(metrics, queues);
   const pool = createWorkerPool(handlers, {
@@ -176,7 +178,9 @@ export function buildWorker({
   const keepSchedules = async () => {
     await scheduleEvery(queues, 'prune-sessions', { retentionDays: env.SESSION_RETENTION_DAYS }, DAY_MS);
     for (const [task, everyMs] of Object.entries(CLEANUP_SCHEDULE) as [CleanupTask, number][]) {
-      await scheduleEvery(queues, 'cleanup', { task }, everyMs);
+      // A task this configuration does not run (retention while RETAIN_ORIGINALS_DAYS is unset) loses its schedule.
+      if (cleanupTasks.available.includes(task)) await scheduleEvery(queues, 'cleanup', { task }, everyMs);
+      else await unscheduleEvery(queues, 'cleanup', everyMs);
     }
     await scheduleEvery(
       queues,

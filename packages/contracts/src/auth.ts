@@ -12,6 +12,15 @@ export const Profile = z.object({
   template: z.string().nullable().describe('The default naming template of new batches, or null ({subject}).'),
   instructions: z.string().nullable().describe('The default instructions for the vision model, or null.'),
   createdAt: z.iso.datetime(),
+  retainOriginalsDays: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(
+      'How many days the service keeps a batch’s originals (RETAIN_ORIGINALS_DAYS); each batch of GET /api/batch shows its date (removesAt). Null: kept until deleted.',
+    ),
 });
 export type Profile = z.infer<typeof Profile>;
 

@@ -29,7 +29,18 @@ export const BatchStatusResponse = z.object({
 });
 export type BatchStatusResponse = z.infer<typeof BatchStatusResponse>;
 
-export const BatchList = z.object({ items: z.array(BatchStatusResponse), nextCursor: z.string().nullable() });
+/** A batch of the list: its status, and when `RETAIN_ORIGINALS_DAYS` removes it. */
+export const BatchListItem = BatchStatusResponse.extend({
+  removesAt: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      'When the retention policy removes the batch with its images (never sooner than 7 days after the list first showed it); null when originals are kept until deleted.',
+    ),
+});
+export type BatchListItem = z.infer<typeof BatchListItem>;
+
+export const BatchList = z.object({ items: z.array(BatchListItem), nextCursor: z.string().nullable() });
 
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),

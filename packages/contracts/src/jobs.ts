@@ -4,7 +4,14 @@ import { WEBHOOK_EVENTS } from './webhooks';
 export const QUEUE_NAMES = ['batches', 'images', 'maintenance', 'webhooks'] as const;
 
 /** The maintenance an operator runs (`POST /api/admin/cleanup/:task`) and the worker runs on a schedule. */
-export const CLEANUP_TASKS = ['expired-downloads', 'orphaned-objects', 'stale-batches', 'failed-jobs'] as const;
+export const CLEANUP_TASKS = [
+  'expired-downloads',
+  'orphaned-objects',
+  'stale-batches',
+  'failed-jobs',
+  /** Only when `RETAIN_ORIGINALS_DAYS` is set. */
+  'retention',
+] as const;
 export type CleanupTask = (typeof CLEANUP_TASKS)[number];
 export type QueueName = (typeof QUEUE_NAMES)[number];
 

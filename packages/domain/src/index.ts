@@ -4,5 +4,6 @@ export * from './filename';
 export * from './image-state';
 export * from './naming';
 export * from './quota-period';
+export * from './retention';
 export * from './return-to';
 export * from './status-events';

@@ -1,16 +1,16 @@
-import { CLEANUP_TASKS, type CleanupResult, type CleanupTask, QUEUE_NAMES } from '@renamer/contracts';
+import { CLEANUP_TASKS, type CleanupResult, type CleanupTask, PREVIEW_SIZES, QUEUE_NAMES } from '@renamer/contracts';
 import type { BatchRepository, DownloadRepository, ImageRepository } from '@renamer/db';
-import { IMAGE_EVENTS } from '@renamer/domain';
+import { IMAGE_EVENTS, retentionCutoffs } from '@renamer/domain';
 import type { Queues } from '@renamer/jobs';
 import type { BatchTracker } from '@renamer/progress';
-import type { ListedObject, ObjectStore } from '@renamer/storage';
+import { type ListedObject, type ObjectStore, previewObjectKey } from '@renamer/storage';
 import type { CleanupEnv } from './cleanup-config';
 import { objectOwner } from './object-owner';
 
 export interface CleanupDeps {
   downloads: Pick<DownloadRepository, 'findExpired' | 'deleteExpired'>;
   images: Pick<ImageRepository, 'referencedStorageKeys' | 'existingIds' | 'transitionByBatch'>;
-  batches: Pick<BatchRepository, 'listStuck'>;
+  batches: Pick<BatchRepository, 'listStuck' | 'findRetentionDue' | 'deleteRetentionDue'>;
   tracker: Pick<BatchTracker, 'imagesChanged'>;
   store: Pick<ObjectStore, 'list' | 'deleteMany'>;
   queues: Queues;
@@ -33,6 +33,8 @@ const SAMPLE_SIZE = 10;
 const OBJECT_PAGE = 500;
 const STUCK_BATCH_PAGE = 100;
 const FAILED_JOB_PAGE = 1_000;
+/** Batches the retention task removes per transaction. */
+const RETENTION_PAGE = 50;
 
 export const isCleanupTask = (task: string): task is CleanupTask => (CLEANUP_TASKS as readonly string[]).includes(task);
 
@@ -124,6 +126,40 @@ export function createCleanupTasks(deps: CleanupDeps) {
       }
       return { removed, sample };
     },
+
+    /**
+     * The images (rows, originals and previews of every size) of batches older than RETAIN_ORIGINALS_DAYS whose
+     * date the batch list showed at least 7 days ago, then those batches. An original another image still uses
+     * (a re-upload shares its object) is kept. `removed` counts images; nothing runs while the setting is off.
+     */
+    async retention({ dryRun }) {
+      const days = deps.config.RETAIN_ORIGINALS_DAYS;
+      if (!days) return { removed: 0 };
+      const cutoffs = retentionCutoffs(days, now());
+      if (dryRun) {
+        const { total, ids } = await deps.batches.findRetentionDue(cutoffs, SAMPLE_SIZE);
+        return { removed: total, sample: ids };
+      }
+      const sample: string[] = [];
+      let removed = 0;
+      for (;;) {
+        const taken = await deps.batches.deleteRetentionDue(cutoffs, RETENTION_PAGE);
+        if (taken.batches === 0) return { removed, sample };
+        removed += taken.images.length;
+        sample.push(...taken.images.slice(0, SAMPLE_SIZE - sample.length).map((image) => image.id));
+        const stillUsed = await deps.images.referencedStorageKeys([
+          ...new Set(taken.images.map((image) => image.storageKey)),
+        ]);
+        // Rows first, objects after: an object left behind by a failure here is the orphaned-objects task's.
+        await deps.store.deleteMany([
+          ...new Set(taken.images.map((image) => image.storageKey).filter((key) => !stillUsed.has(key))),
+          ...taken.images.flatMap((image) =>
+            PREVIEW_SIZES.map((size) => previewObjectKey(image.userId, image.id, size)),
+          ),
+        ]);
+        if (taken.batches < RETENTION_PAGE) return { removed, sample };
+      }
+    },
   };
 
   /** The keys of `objects` that are an image's original or preview with no image behind them. */
@@ -142,7 +178,11 @@ export function createCleanupTasks(deps: CleanupDeps) {
       .map((entry) => entry.key);
   }
 
+  /** The tasks this configuration runs: `retention` only when RETAIN_ORIGINALS_DAYS is set. */
+  const available = CLEANUP_TASKS.filter((task) => task !== 'retention' || deps.config.RETAIN_ORIGINALS_DAYS);
+
   return {
+    available,
     async run(task: CleanupTask, options: CleanupOptions): Promise<CleanupResult> {
       const { removed, sample } = await tasks[task](options);
       return { task, removed, dryRun: options.dryRun, ...(sample?.length ? { sample } : {}) };

@@ -1,5 +1,5 @@
 export * from './batch-scheduler';
-export { type CleanupEnv, cleanupEnv } from './cleanup-config';
+export { type CleanupEnv, cleanupEnv, retentionEnv } from './cleanup-config';
 export {
   type CleanupDeps,
   type CleanupOptions,

@@ -54,3 +54,8 @@ export async function scheduleEvery<N extends JobName>(
     { name, data, opts },
   );
 }
+
+/** Removes the schedule `scheduleEvery` made of `name` every `everyMs` (if there is one). */
+export async function unscheduleEvery(queues: Queues, name: JobName, everyMs: number): Promise<void> {
+  await queues[JOB_CATALOG[name].queue].removeJobScheduler(`${name}-every-${everyMs}`);
+}

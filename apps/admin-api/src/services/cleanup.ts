@@ -1,10 +1,10 @@
-import { AppError, CLEANUP_TASKS, type CleanupResult } from '@renamer/contracts';
+import { AppError, type CleanupResult } from '@renamer/contracts';
 import type { AuditLogRepository } from '@renamer/db';
 import { type CleanupTasks, isCleanupTask } from '@renamer/jobs';
 import { type Actor, entryBy } from './audit';
 
 export interface CleanupServiceDeps {
-  tasks: Pick<CleanupTasks, 'run'>;
+  tasks: Pick<CleanupTasks, 'run' | 'available'>;
   auditLog: Pick<AuditLogRepository, 'append'>;
 }
 
@@ -16,7 +16,16 @@ export function createCleanupService({ tasks, auditLog }: CleanupServiceDeps) {
   return {
     async run(actor: Actor, task: string, options: { dryRun: boolean }): Promise<CleanupResult> {
       if (!isCleanupTask(task)) {
-        throw new AppError('not_found', `There is no cleanup task ${task}; the tasks are ${CLEANUP_TASKS.join(', ')}.`);
+        throw new AppError(
+          'not_found',
+          `There is no cleanup task ${task}; the tasks are ${tasks.available.join(', ')}.`,
+        );
+      }
+      if (!tasks.available.includes(task)) {
+        throw new AppError(
+          'not_found',
+          `The ${task} task runs only when RETAIN_ORIGINALS_DAYS is set; the tasks are ${tasks.available.join(', ')}.`,
+        );
       }
       const result = await tasks.run(task, options);
       if (!result.dryRun) {

@@ -13,11 +13,16 @@ export async function startAdminStack(options: {
   name: string;
   adminEmails: string;
   env?: Record<string, string>;
+  /** More of the API's variables. */
+  apiEnv?: Record<string, string>;
   isolatedDatabase?: boolean;
 }) {
   // Its port first: the API passes /api/admin/* on to it.
   const adminPort = await freePort();
-  const auth = await startAuthStack({ ...options, apiEnv: { ADMIN_API_URL: `http://127.0.0.1:${adminPort}` } });
+  const auth = await startAuthStack({
+    ...options,
+    apiEnv: { ...options.apiEnv, ADMIN_API_URL: `http://127.0.0.1:${adminPort}` },
+  });
   const env = loadAdminEnv({ ...auth.serviceEnv, ...options.env });
   const admin = await buildAdminApi({ env, logger: auth.logger, platform: auth.platform });
   const adminUrl = await admin.listen({ port: adminPort, host: '127.0.0.1' });

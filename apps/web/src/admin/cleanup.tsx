@@ -9,6 +9,8 @@ const WHAT: Record<(typeof CLEANUP_TASKS)[number], string> = {
   'orphaned-objects': 'stored originals and previews no image refers to (older than an hour)',
   'stale-batches': 'batches stuck at work: their unfinished images fail, so people can retry',
   'failed-jobs': 'failed jobs past their retention, in every queue',
+  retention:
+    'images (originals, previews) of batches past RETAIN_ORIGINALS_DAYS whose date people saw 7 days ago, then the batches; only when the setting is on',
 };
 
 /** Each cleanup task, with a dry run that counts (and samples) what a real run would remove. */

@@ -1,5 +1,5 @@
 import { type BatchStatus, IMAGE_STATUSES, type ImageStatus, type ImageStatusCounts } from '@renamer/contracts';
-import { and, asc, eq, getTableColumns, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
@@ -107,6 +107,27 @@ function splitStatus<Row extends BatchStatusFieldsRow>({ batch, counts, ...crede
   return { ...credential, read: batch ? { batch, counts } : null };
 }
 type BatchStatusFieldsRow = { batch: Batch | null; counts: ImageStatusCounts };
+
+/** The bounds of the batches `RETAIN_ORIGINALS_DAYS` removes: created before `createdBefore`, first shown before `noticedBefore`. */
+export interface RetentionCutoffs {
+  createdBefore: Date;
+  noticedBefore: Date;
+}
+
+/** An image the retention policy removed: what is needed to remove its objects. */
+export interface RetainedImage {
+  id: string;
+  userId: string;
+  storageKey: string;
+}
+
+/** Batches due for removal; a batch still at work (queued or processing) is left for the stale-batches task first. */
+const retentionDue = ({ createdBefore, noticedBefore }: RetentionCutoffs) =>
+  and(
+    lt(batches.createdAt, createdBefore),
+    lt(batches.retentionNoticeAt, noticedBefore),
+    notInArray(batches.status, ['queued', 'processing']),
+  );
 
 export function createBatchRepository(db: Database) {
   const statusForUserOnPool = statusForUser(db);
@@ -231,6 +252,79 @@ export function createBatchRepository(db: Database) {
         .where(and(inArray(batches.status, statuses), lt(batches.updatedAt, updatedBefore)))
         .orderBy(asc(batches.updatedAt))
         .limit(limit);
+    },
+
+    /**
+     * Records that the batch list showed these batches' removal date now (`at`), for those whose date was never
+     * shown, in one statement; returns the moments recorded, by batch id.
+     */
+    async noteRetentionShown(ids: readonly string[], at: Date, tx?: Executor): Promise<Map<string, Date>> {
+      if (ids.length === 0) return new Map();
+      const rows = await (tx ?? db)
+        .update(batches)
+        .set({ retentionNoticeAt: at })
+        .where(and(inArray(batches.id, [...ids]), isNull(batches.retentionNoticeAt)))
+        .returning({ id: batches.id, retentionNoticeAt: batches.retentionNoticeAt });
+      return new Map(rows.map((row) => [row.id, row.retentionNoticeAt!]));
+    },
+
+    /** How many images the retention policy would remove now, and the ids of a few. */
+    async findRetentionDue(
+      cutoffs: RetentionCutoffs,
+      sampleSize: number,
+      tx?: Executor,
+    ): Promise<{ total: number; ids: string[] }> {
+      const executor = tx ?? db;
+      const [[counted], sample] = await Promise.all([
+        executor
+          .select({ total: count() })
+          .from(images)
+          .innerJoin(batches, eq(batches.id, images.batchId))
+          .where(retentionDue(cutoffs)),
+        executor
+          .select({ id: images.id })
+          .from(images)
+          .innerJoin(batches, eq(batches.id, images.batchId))
+          .where(retentionDue(cutoffs))
+          .orderBy(asc(batches.createdAt), asc(images.id))
+          .limit(sampleSize),
+      ]);
+      return { total: counted?.total ?? 0, ids: sample.map((row) => row.id) };
+    },
+
+    /**
+     * Removes the images of at most `limit` batches due (oldest first), then those batches once empty, in one
+     * transaction; rows another run holds are skipped, so two runs never remove the same image. Returns the
+     * images removed (their objects are the caller's) and how many batches were taken.
+     */
+    async deleteRetentionDue(
+      cutoffs: RetentionCutoffs,
+      limit: number,
+    ): Promise<{ batches: number; images: RetainedImage[] }> {
+      return db.transaction(async (tx) => {
+        const due = await tx
+          .select({ id: batches.id })
+          .from(batches)
+          .where(retentionDue(cutoffs))
+          .orderBy(asc(batches.createdAt))
+          .limit(limit)
+          .for('update', { skipLocked: true });
+        if (due.length === 0) return { batches: 0, images: [] };
+        const ids = due.map((row) => row.id);
+        const removed = await tx
+          .delete(images)
+          .where(inArray(images.batchId, ids))
+          .returning({ id: images.id, userId: images.userId, storageKey: images.storageKey });
+        await tx
+          .delete(batches)
+          .where(
+            and(
+              inArray(batches.id, ids),
+              sql`not exists (select 1 from ${images} where ${images.batchId} = ${batches.id})`,
+            ),
+          );
+        return { batches: due.length, images: removed };
+      });
     },
 
     /** Deletes the batch (and by cascade its images) only if it belongs to the user. */

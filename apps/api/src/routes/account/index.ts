@@ -9,12 +9,21 @@ import type { SignInService } from '../../services/sign-in';
 export interface AccountRoutesOptions {
   account: AccountService;
   signIn: Pick<SignInService, 'signOut'>;
+  /** RETAIN_ORIGINALS_DAYS, told in the profile (the account page says the policy). */
+  retainOriginalsDays?: number | undefined;
 }
 
 /** The caller's own account: signing out, the profile, its deletion and the month's quota. */
-export async function accountRoutes(app: FastifyInstance, { account, signIn }: AccountRoutesOptions) {
+export async function accountRoutes(
+  app: FastifyInstance,
+  { account, signIn, retainOriginalsDays }: AccountRoutesOptions,
+) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
+  const profileOf = (user: Parameters<typeof toProfile>[0]) => ({
+    ...toProfile(user),
+    retainOriginalsDays: retainOriginalsDays ?? null,
+  });
 
   typed.post(
     '/api/auth/logout',
@@ -36,7 +45,7 @@ export async function accountRoutes(app: FastifyInstance, { account, signIn }: A
   typed.get(
     '/api/auth/me',
     { schema: { tags, operationId: 'getProfile', summary: 'The caller’s profile', response: { 200: Profile } } },
-    async (request) => toProfile(principalOf(request).user),
+    async (request) => profileOf(principalOf(request).user),
   );
 
   typed.patch(
@@ -51,7 +60,7 @@ export async function accountRoutes(app: FastifyInstance, { account, signIn }: A
         errors: ['invalid_template'],
       },
     },
-    async (request) => toProfile(await account.updateProfile(principalOf(request).user.id, request.body)),
+    async (request) => profileOf(await account.updateProfile(principalOf(request).user.id, request.body)),
   );
 
   typed.delete(

@@ -5,7 +5,7 @@ import {
   emptyImageStatusCounts,
   PREVIEW_SIZES,
 } from '@renamer/contracts';
-import type { BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
+import type { Batch, BatchRepository, BatchSettings, BatchStatusRow, ImageRepository } from '@renamer/db';
 import {
   acceptedTemplate,
   BATCH_EVENTS,
@@ -13,6 +13,7 @@ import {
   IMAGE_EVENTS,
   type ProposeRequest,
   planProposals,
+  retentionRemovesAt,
 } from '@renamer/domain';
 import type { BatchScheduler } from '@renamer/jobs';
 import { type BatchTracker, type PublishProgress, toBatchStatusView } from '@renamer/progress';
@@ -27,6 +28,7 @@ export interface BatchServiceDeps {
     | 'findStatusWithApiKey'
     | 'findStatusWithSession'
     | 'listForUser'
+    | 'noteRetentionShown'
     | 'update'
     | 'updateSettingsForUser'
     | 'delete'
@@ -39,6 +41,8 @@ export interface BatchServiceDeps {
   scheduler: BatchScheduler;
   publish: PublishProgress;
   store: Pick<ObjectStore, 'deleteMany'>;
+  /** RETAIN_ORIGINALS_DAYS: the list shows each batch's removal date; unset, originals are kept. */
+  retainOriginalsDays?: number | undefined;
   now?: () => Date;
 }
 
@@ -147,11 +151,33 @@ export function createBatchService(deps: BatchServiceDeps) {
       return { existing: await deps.images.findDuplicateChecksums(userId, [...new Set(checksums)]) };
     },
 
+    /**
+     * The batches, newest first. With a retention policy each carries its removal date, and the batches whose date
+     * was never shown record that it is shown now (the removal waits at least 7 days after it).
+     */
     async list(userId: string, page: { limit: number; cursor?: string }) {
       const { items, nextCursor } = await deps.batches.listForUser(userId, page);
-      const counts = await deps.images.countByStatusForBatches(items.map((batch) => batch.id));
+      const ids = items.map((batch) => batch.id);
+      const days = deps.retainOriginalsDays;
+      const shownAt = now();
+      const [counts, noticed] = await Promise.all([
+        deps.images.countByStatusForBatches(ids),
+        days ? deps.batches.noteRetentionShown(ids, shownAt) : new Map<string, Date>(),
+      ]);
+      const removesAt = (batch: Batch) =>
+        days
+          ? retentionRemovesAt(
+              batch.createdAt,
+              batch.retentionNoticeAt ?? noticed.get(batch.id) ?? shownAt,
+              days,
+              shownAt,
+            ).toISOString()
+          : null;
       return {
-        items: items.map((batch) => toBatchStatusView(batch, counts.get(batch.id) ?? emptyImageStatusCounts())),
+        items: items.map((batch) => ({
+          ...toBatchStatusView(batch, counts.get(batch.id) ?? emptyImageStatusCounts()),
+          removesAt: removesAt(batch),
+        })),
         nextCursor,
       };
     },
