@@ -29,7 +29,7 @@ export function AccountPage({ profile }: { profile: Profile }) {
     <>
       <ProfileSection profile={profile} onSaved={() => queries.invalidateQueries({ queryKey: ['me'] })} />
       <NamingDefaultsSection profile={profile} onSaved={(saved) => queries.setQueryData(['me'], saved)} />
-      <QuotaSection />
+      <QuotaSection retainOriginalsDays={profile.retainOriginalsDays ?? null} />
       <ApiKeysSection />
       <DownloadsSection />
       <WebhooksSection />
@@ -116,7 +116,7 @@ function NamingDefaultsSection({ profile, onSaved }: { profile: Profile; onSaved
   );
 }
 
-function QuotaSection() {
+function QuotaSection({ retainOriginalsDays }: { retainOriginalsDays: number | null }) {
   const quota = useQuery({ queryKey: ['quota'], queryFn: () => api('/api/auth/quota', QuotaResponse) });
   if (!quota.data) return null;
   const { plan, used, quota: total, remaining, periodEnd } = quota.data;
@@ -128,6 +128,12 @@ function QuotaSection() {
         {new Date(periodEnd).toLocaleDateString()}.
       </p>
       <progress max={total} value={used} aria-label="Images used this month" />
+      {retainOriginalsDays && (
+        <p data-testid="retention-policy">
+          Originals are kept {retainOriginalsDays} days; each batch shows its date on the Batches page, at least 7 days
+          ahead.
+        </p>
+      )}
     </section>
   );
 }

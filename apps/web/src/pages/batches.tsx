@@ -1,4 +1,9 @@
-import { BatchList, type BatchStatusResponse, BatchStatusResponse as BatchStatusSchema } from '@renamer/contracts';
+import {
+  BatchList,
+  type BatchListItem,
+  type BatchStatusResponse,
+  BatchStatusResponse as BatchStatusSchema,
+} from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { z } from 'zod';
@@ -35,7 +40,7 @@ export function BatchesPage({ onReview }: { onReview: (batchId: string) => void 
   );
 }
 
-function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: () => void }) {
+function BatchRow({ batch, onReview }: { batch: BatchListItem; onReview: () => void }) {
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: ['batches'] });
   const change = useMutation({
@@ -62,6 +67,13 @@ function BatchRow({ batch, onReview }: { batch: BatchStatusResponse; onReview: (
       <BatchName batch={batch} label={label} />
       <span>
         {batch.total} {batch.total === 1 ? 'image' : 'images'}
+        {/* The retention policy's date (RETAIN_ORIGINALS_DAYS): shown at least 7 days before it comes. */}
+        {batch.removesAt && (
+          <span className="meta" data-testid="batch-removes-at">
+            {' '}
+            · Removed on {new Date(batch.removesAt).toLocaleDateString()}
+          </span>
+        )}
       </span>
       <span aria-live="polite">
         <span data-testid="batch-status">{batch.status}</span>, {batch.processed} of {batch.total} done
