@@ -2,7 +2,8 @@
 import type { Profile } from '@renamer/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stubModalDialogs } from '../../test/dialog';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { AccountPage } from './account';
 
@@ -17,21 +18,7 @@ const PROFILE: Profile = {
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 
-// jsdom has no showModal() or close(): the least of them (the open attribute, the close event), for this file only.
-// The top layer and inertness are the browser's, checked in Chromium (e2e/web/account.ts).
-const prototype = HTMLDialogElement.prototype;
-const own = { showModal: prototype.showModal, close: prototype.close };
-beforeAll(() => {
-  prototype.showModal = function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  prototype.close = function (this: HTMLDialogElement) {
-    if (!this.open) return;
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
-});
-afterAll(() => Object.assign(prototype, own));
+stubModalDialogs();
 afterEach(cleanup);
 
 describe('the naming defaults on the account page', () => {

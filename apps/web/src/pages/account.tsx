@@ -8,9 +8,10 @@ import {
   QuotaResponse,
 } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { InstructionsField, TemplateField, TemplateHelp } from '../ui/naming';
 import { ProblemLine } from '../ui/problem';
 import { DownloadsSection } from './downloads-section';
@@ -194,72 +195,21 @@ function ApiKeysSection() {
       </ul>
       {asking && (
         <ConfirmDialog
+          open
           title={`Revoke “${asking.name}”?`}
-          consequence="Scripts using it stop working at once."
           confirm="Revoke"
-          keep="Keep it"
-          onConfirm={() => revoke.mutate(asking.id)}
-          onClose={() => setAsking(undefined)}
-        />
+          cancel="Keep it"
+          danger
+          onConfirm={() => {
+            revoke.mutate(asking.id);
+            setAsking(undefined);
+          }}
+          onCancel={() => setAsking(undefined)}
+        >
+          <p>Scripts using it stop working at once.</p>
+        </ConfirmDialog>
       )}
     </section>
-  );
-}
-
-/**
- * Asks before something that cannot be undone, in a modal dialog (`showModal()`: the page behind it inert, focus
- * inside). The danger button does it; the other, or `Esc`, keeps things as they are. Either way it closes.
- */
-function ConfirmDialog({
-  title,
-  consequence,
-  confirm,
-  keep,
-  onConfirm,
-  onClose,
-}: {
-  title: string;
-  consequence: string;
-  confirm: string;
-  keep: string;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const keepButton = useRef<HTMLButtonElement>(null);
-  const id = useId();
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    // Focus on the choice that changes nothing: Enter pressed by habit keeps things as they are.
-    keepButton.current?.focus();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      className="confirm"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-what`}
-      onClose={onClose}
-    >
-      <h2 id={`${id}-title`}>{title}</h2>
-      <p id={`${id}-what`}>{consequence}</p>
-      <p className="actions">
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            onConfirm();
-            dialog.current?.close();
-          }}
-        >
-          {confirm}
-        </button>
-        <button ref={keepButton} type="button" className="secondary" onClick={() => dialog.current?.close()}>
-          {keep}
-        </button>
-      </p>
-    </dialog>
   );
 }
 

@@ -5,10 +5,11 @@ import {
   BatchStatusResponse as BatchStatusSchema,
 } from '@renamer/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/client';
 import { connectionNotice, isFinished, useLiveBatches } from '../api/live-batches';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ProblemLine } from '../ui/problem';
 import { downloadArchive } from './archive-panel';
 import './upload.css';
@@ -106,17 +107,28 @@ function BatchRow({ batch, onReview }: { batch: BatchListItem; onReview: () => v
       </span>
       <ProblemLine error={change.error ?? download.error} />
       {confirming && (
-        <ConfirmDelete
-          label={label}
-          images={batch.total}
+        // Asks before the batch is deleted, naming what goes; "Keep it" (or Esc) keeps it.
+        <ConfirmDialog
+          open
+          title={`Delete “${label}”?`}
+          confirm="Delete"
+          cancel="Keep it"
+          danger
           pending={remove.isPending}
           error={remove.error}
-          onDelete={() => remove.mutate()}
-          onKeep={() => {
+          onConfirm={() => remove.mutate()}
+          onCancel={() => {
             setConfirming(false);
             remove.reset();
           }}
-        />
+        >
+          <p>
+            {batch.total === 1
+              ? 'Its image, its name and its preview are'
+              : `Its ${batch.total} images, their names and their previews are`}{' '}
+            removed for good.
+          </p>
+        </ConfirmDialog>
       )}
     </li>
   );
@@ -194,65 +206,5 @@ function BatchName({ batch, label }: { batch: BatchStatusResponse; label: string
       </button>
       <ProblemLine error={rename.error} />
     </form>
-  );
-}
-
-/**
- * Asks before a batch is deleted, in a modal dialog (`showModal()`: the page behind it inert), naming what goes;
- * "Keep it" (or Esc) keeps it.
- */
-function ConfirmDelete({
-  label,
-  images,
-  pending,
-  error,
-  onDelete,
-  onKeep,
-}: {
-  label: string;
-  images: number;
-  pending: boolean;
-  error: unknown;
-  onDelete: () => void;
-  onKeep: () => void;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const keep = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  // A layout effect: its clean-up closes the dialog while it is still in the page, so the browser gives focus back
-  // to what opened it.
-  useLayoutEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    // The safe choice has the focus: Enter at once keeps the batch.
-    keep.current?.focus();
-    return () => element?.close();
-  }, []);
-  const what =
-    images === 1
-      ? 'Its image, its name and its preview are'
-      : `Its ${images} images, their names and their previews are`;
-  return (
-    <dialog
-      ref={dialog}
-      className="confirm-delete"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onKeep();
-      }}
-    >
-      <h3 id={titleId}>Delete “{label}”?</h3>
-      <p>{what} removed for good.</p>
-      <ProblemLine error={error} />
-      <p className="batch-actions">
-        <button type="button" className="danger" disabled={pending} onClick={onDelete}>
-          Delete
-        </button>
-        <button ref={keep} type="button" className="secondary" onClick={onKeep}>
-          Keep it
-        </button>
-      </p>
-    </dialog>
   );
 }

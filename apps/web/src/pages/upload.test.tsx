@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubModalDialogs } from '../../test/dialog';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { folderOf, isAcceptedImage, refusalSentence, sortChosen } from '../upload/choose';
 import { UploadPage } from './upload';
@@ -147,18 +148,7 @@ function fakeUploads() {
 }
 
 describe('uploading photos the account already holds', () => {
-  // jsdom has no showModal() or close(): the least of them (the open attribute), for this block only.
-  const prototype = HTMLDialogElement.prototype;
-  const own = { showModal: prototype.showModal, close: prototype.close };
-  beforeAll(() => {
-    prototype.showModal = function (this: HTMLDialogElement) {
-      this.setAttribute('open', '');
-    };
-    prototype.close = function (this: HTMLDialogElement) {
-      this.removeAttribute('open');
-    };
-  });
-  afterAll(() => Object.assign(prototype, own));
+  stubModalDialogs();
   beforeEach(() => {
     // jsdom lays nothing out: the summary is scrolled into view in a browser only.
     Element.prototype.scrollIntoView = vi.fn();

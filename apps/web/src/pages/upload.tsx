@@ -2,11 +2,11 @@ import { BatchCheckResponse, IMAGE_FILE_EXTENSIONS, ImageList, Profile } from '@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ApiProblem, api } from '../api/client';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { InstructionsField, TemplateField, TemplateHelp, TemplatePreview } from '../ui/naming';
 import { explain, nextStep, ProblemLine } from '../ui/problem';
 import { browserShows, extensionOf, folderOf, readDrop, refusalSentence, sortChosen } from '../upload/choose';
 import { hashFiles } from '../upload/hash-files';
-import { type HeldChoice, HeldFilesDialog } from '../upload/held-dialog';
 import { FILES_PER_REQUEST, type RequestOutcome, sendGroups, type UploadFields } from '../upload/send-files';
 import { BatchPanels } from './batch-panel';
 import './upload.css';
@@ -30,6 +30,9 @@ interface Row {
   /** An object URL of the file for its thumbnail, for the formats a browser draws; revoked when the row goes. */
   preview?: string;
 }
+
+/** What the person chose for the files their account already holds; `cancel`: nothing is sent (Esc). */
+type HeldChoice = 'skip' | 'again' | 'cancel';
 
 /** What the last upload came to, shown in place of the form. */
 interface Summary {
@@ -523,11 +526,7 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
           </button>
         </form>
       )}
-      <HeldFilesDialog
-        held={heldQuestion?.held ?? 0}
-        total={heldQuestion?.total ?? 0}
-        onChoose={(choice) => heldQuestion?.answer(choice)}
-      />
+      {heldQuestion && <HeldQuestion {...heldQuestion} />}
       <ProblemLine error={failure} />
       {phase === 'hashing' && (
         <p role="status">
@@ -544,6 +543,36 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
       )}
       {batchIds.length > 0 && <BatchPanels batchIds={[...batchIds].reverse()} onReview={onReview} />}
     </section>
+  );
+}
+
+/**
+ * Asked once per upload when some chosen files are already in the account (`POST /api/batch/check` named them):
+ * "Skip them" (they are not sent, as before; it has the focus, so a habitual Enter costs no quota) or "Name them
+ * again here" (sent with `duplicates=allow`: new images of this upload's batch, counted against the quota). Esc
+ * sends nothing and leaves the files chosen.
+ */
+function HeldQuestion({ held, total, answer }: { held: number; total: number; answer: (choice: HeldChoice) => void }) {
+  return (
+    <ConfirmDialog
+      open
+      title="Photos already in your account"
+      confirm="Name them again here"
+      cancel="Skip them"
+      onConfirm={() => answer('again')}
+      onCancel={() => answer('skip')}
+      onEscape={() => answer('cancel')}
+    >
+      <p>
+        {total === 1
+          ? 'This photo is already in your account.'
+          : `${held} of these photos ${held === 1 ? 'is' : 'are'} already in your account.`}
+      </p>
+      <p className="meta">
+        Skip them, or name them again here: each becomes a new image of this upload, with its own name, and counts
+        towards this month's quota. The {held === 1 ? 'photo' : 'photos'} already in your account keep their names.
+      </p>
+    </ConfirmDialog>
   );
 }
 

@@ -2,7 +2,8 @@
 import type { WebhookView } from '@renamer/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stubModalDialogs } from '../../test/dialog';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { formatTime } from '../ui/format';
 import { WebhooksSection } from './webhooks-section';
@@ -18,18 +19,7 @@ const HOOK: WebhookView = {
 };
 const SECRET = `whsec_${'A'.repeat(43)}=`;
 
-// jsdom has no showModal() or close(): the least of them (the open attribute), for this file only.
-const prototype = HTMLDialogElement.prototype;
-const own = { showModal: prototype.showModal, close: prototype.close };
-beforeAll(() => {
-  prototype.showModal = function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  prototype.close = function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
-});
-afterAll(() => Object.assign(prototype, own));
+stubModalDialogs();
 afterEach(cleanup);
 
 describe('the webhooks on the account page', () => {
@@ -132,5 +122,28 @@ describe('the webhooks on the account page', () => {
     expect(sent.filter((request) => request.method === 'DELETE').map((request) => request.url.pathname)).toEqual([
       `/api/webhooks/${HOOK.id}`,
     ]);
+  });
+  it('says a refused deletion inside the question, where it can be seen, and keeps the webhook', async () => {
+    fakeApi({
+      'GET /api/webhooks': { json: { items: [HOOK], nextCursor: null } },
+      [`DELETE /api/webhooks/${HOOK.id}`]: {
+        status: 503,
+        json: { code: 'unavailable', detail: 'The database is not answering.' },
+      },
+    });
+    renderWithQueries(<WebhooksSection />);
+    const user = userEvent.setup();
+    const list = await screen.findByRole('list', { name: 'Your webhooks' });
+    await user.click(await within(list).findByRole('button', { name: `Delete webhook ${HOOK.url}` }));
+    await user.click(screen.getByRole('button', { name: 'Delete webhook' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this webhook?' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('The database is not answering.');
+    expect(within(list).getByText(HOOK.url)).toBeTruthy();
+
+    // The way out closes it, and the failure goes with it.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -99,7 +99,6 @@ export function WebhooksSection() {
         </div>
       )}
       {hooks.error && <p className="meta">The webhooks could not be listed: {explain(hooks.error)}</p>}
-      <ProblemLine error={remove.error} />
       {hooks.data?.items.length === 0 && <p className="empty">No webhook yet.</p>}
       <ul aria-label="Your webhooks">
         {hooks.data?.items.map((hook) => (
@@ -112,8 +111,13 @@ export function WebhooksSection() {
           title="Delete this webhook?"
           confirm="Delete webhook"
           danger
+          pending={remove.isPending}
+          error={remove.error}
           onConfirm={() => remove.mutate(asking.id)}
-          onCancel={() => setAsking(undefined)}
+          onCancel={() => {
+            setAsking(undefined);
+            remove.reset();
+          }}
         >
           <p>Nothing more is sent to {asking.url}, and its delivery log goes with it.</p>
         </ConfirmDialog>

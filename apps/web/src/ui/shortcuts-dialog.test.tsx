@@ -2,25 +2,11 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubModalDialogs } from '../../test/dialog';
 import { ShortcutsDialog } from './shortcuts-dialog';
 
-// jsdom has no showModal() or close(): the least of them (the open attribute, the close event), for this file only.
-// The top layer, inertness and Esc are the browser's, tested in Chromium (e2e/web.test.ts).
-const prototype = HTMLDialogElement.prototype;
-const own = { showModal: prototype.showModal, close: prototype.close };
-const showModal = vi.fn(function (this: HTMLDialogElement) {
-  this.setAttribute('open', '');
-});
-beforeAll(() => {
-  prototype.showModal = showModal;
-  prototype.close = function (this: HTMLDialogElement) {
-    if (!this.open) return;
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
-});
-afterAll(() => Object.assign(prototype, own));
+const showModal = stubModalDialogs();
 afterEach(cleanup);
 
 function Page({ onClose }: { onClose: () => void }) {
