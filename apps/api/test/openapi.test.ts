@@ -39,6 +39,7 @@ describe('docs/openapi.json', () => {
       'GET /api/auth/callback',
       'GET /api/auth/csrf',
       'GET /api/auth/login',
+      'GET /api/auth/providers',
       'GET /api/files/{token}',
       'POST /api/payments/webhook',
     ]);
@@ -57,10 +58,11 @@ describe('docs/openapi.json', () => {
     expect(statuses('GET /api/files/{token}')).toEqual(expect.arrayContaining(['200', '403', '404', '410']));
   });
 
-  it('describes the upload as the multipart form a generated client sends: files, name, keywords, context, locale, template, instructions', () => {
+  it('describes the upload as the multipart form a generated client sends: files, name, keywords, context, locale, template, instructions, duplicates', () => {
     const form = operation('POST /api/batch')?.requestBody?.content['multipart/form-data']?.schema;
     expect(Object.keys(form?.properties ?? {}).sort()).toEqual([
       'context',
+      'duplicates',
       'files',
       'instructions',
       'keywords',
