@@ -63,6 +63,8 @@ describe('download repository', () => {
       options: { embed: true, strip: 'location', manifest: true, resize: 1600, format: 'webp' },
       entries: 1,
     });
+    // A minute older, so the order does not rest on two inserts falling in different milliseconds.
+    await client.sql`update downloads set created_at = created_at - interval '1 minute' where id = ${zip.id}`;
     // Recorded without its batch (as single links were before): listed under its image's batch.
     const single = await downloads.create({ kind: 'image', userId: user.id, imageId: image!.id, expiresAt });
     const otherBatch = await createBatchRepository(client.db).create({ userId: other.id, total: 1 });
