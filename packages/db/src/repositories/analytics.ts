@@ -2,6 +2,7 @@ import { PLANS, type Plan } from '@renamer/contracts';
 import { type AnyColumn, and, count, desc, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { batches, filenameHistory, images, payments, uploadRejections, users } from '../schema';
+import { utcDays } from './utc-days';
 
 export interface AnalyticsRange {
   /** Inclusive. */
@@ -212,13 +213,7 @@ export function createAnalyticsRepository(db: Database) {
         failedImages: number;
         rejectedFiles: number;
       }>(sql`
-        with days as (
-          select generate_series(
-            date_trunc('day', ${from}::timestamptz at time zone 'UTC'),
-            (${to}::timestamptz - interval '1 millisecond') at time zone 'UTC',
-            interval '1 day'
-          ) as day
-        ),
+        ${utcDays(from, to)},
         new_users as (
           select date_trunc('day', ${users.createdAt} at time zone 'UTC') as day, count(*) as n
           from ${users} where ${users.createdAt} >= ${from}::timestamptz and ${users.createdAt} < ${to}::timestamptz

@@ -3,6 +3,7 @@ import { count, desc, eq, getTableColumns, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { keysetPage, type Page, type PageParams } from '../pagination';
 import { downloads, images } from '../schema';
+import { utcDays } from './utc-days';
 
 export type Download = typeof downloads.$inferSelect;
 
@@ -85,13 +86,7 @@ export function createDownloadRepository(db: Database) {
       const from = range.from.toISOString();
       const to = range.to.toISOString();
       const rows = await (tx ?? db).execute<{ day: string; count: number; bytes: number }>(sql`
-        with days as (
-          select generate_series(
-            date_trunc('day', ${from}::timestamptz at time zone 'UTC'),
-            (${to}::timestamptz - interval '1 millisecond') at time zone 'UTC',
-            interval '1 day'
-          ) as day
-        ),
+        ${utcDays(from, to)},
         asked as (
           select date_trunc('day', ${downloads.createdAt} at time zone 'UTC') as day, count(*) as n,
                  coalesce(sum(${downloads.bytes}), 0) as bytes
