@@ -118,30 +118,21 @@ export const RevertImageBody = z
   })
   .nullish();
 
-/** Optional: a request without a body approves every ready image of the batch. */
-export const ApproveBatchBody = z
-  .object({
-    imageIds: z
-      .array(z.uuid())
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('Approve only these of the batch’s ready images; every ready image when left out.'),
-  })
-  .nullish();
+/** The most images one bulk approval or its undo names. */
+export const MAX_BULK_IMAGES = 1000;
+
+/** Optional, as a bulk change's body: without it (or without `imageIds`) the change applies to the whole batch. */
+const batchImagesBody = (description: string) =>
+  z.object({ imageIds: z.array(z.uuid()).min(1).max(MAX_BULK_IMAGES).optional().describe(description) }).nullish();
+
+export const ApproveBatchBody = batchImagesBody(
+  'Approve only these of the batch’s ready images; every ready image when left out.',
+);
 
 export const ApproveBatchResponse = z.object({ approved: z.number().int().min(0) });
 
-/** Optional: a request without a body takes back every approval of the batch. */
-export const UnapproveBatchBody = z
-  .object({
-    imageIds: z
-      .array(z.uuid())
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('Take back only these of the batch’s approved images; every approved image when left out.'),
-  })
-  .nullish();
+export const UnapproveBatchBody = batchImagesBody(
+  'Take back only these of the batch’s approved images; every approved image when left out.',
+);
 
 export const UnapproveBatchResponse = z.object({ unapproved: z.number().int().min(0) });

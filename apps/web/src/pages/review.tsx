@@ -4,6 +4,7 @@ import {
   ImageDetail,
   ImageList,
   type ImageView,
+  MAX_BULK_IMAGES,
   UnapproveBatchResponse,
 } from '@renamer/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -34,13 +35,15 @@ import { NamingPanel } from './naming-panel';
 import './review.css';
 
 const VIEW_KEY = 'renamer.review.view';
+const VIEWS: { view: ReviewView; label: string; key: string }[] = [
+  { view: 'list', label: 'List', key: 'l' },
+  { view: 'grid', label: 'Grid', key: 'g' },
+];
 
 // The batch's own panels under the list, drawn again only when what they show changes (never for a move of the
 // selection: the archive's listing alone can hold a thousand entries).
 const BatchNaming = memo(NamingPanel);
 const BatchArchive = memo(ArchivePanel);
-/** The most images one bulk approval names (the endpoint's limit). */
-const APPROVE_CHUNK = 1000;
 
 const SHORTCUTS: Shortcut[] = [
   ['↑ ↓ or k j', 'move (in the grid, ← → too)'],
@@ -53,6 +56,15 @@ const SHORTCUTS: Shortcut[] = [
   ['?', 'these shortcuts (Esc closes them)'],
   ['Esc', 'back to the batches'],
 ];
+
+/** Runs `change` over `ids` a bulk request's worth at a time, adding up what each changed. */
+async function inChunks(ids: readonly string[], change: (imageIds: string[]) => Promise<number>) {
+  let changed = 0;
+  for (let start = 0; start < ids.length; start += MAX_BULK_IMAGES) {
+    changed += await change(ids.slice(start, start + MAX_BULK_IMAGES));
+  }
+  return changed;
+}
 
 const storedView = (): ReviewView => (localStorage.getItem(VIEW_KEY) === 'grid' ? 'grid' : 'list');
 
@@ -172,23 +184,24 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
   /** Approves the ready images listed, or every ready image of the batch (read from the server, all pages). */
   async function approveMany(only?: readonly ImageView[]) {
     const ids = only ? only.filter((image) => image.status === 'ready').map((image) => image.id) : await readyIds();
-    let approved = 0;
-    for (let start = 0; start < ids.length; start += APPROVE_CHUNK) {
-      const imageIds = ids.slice(start, start + APPROVE_CHUNK);
-      approved += (
-        await api(`/api/image/batch/${batchId}/approve`, ApproveBatchResponse, { method: 'POST', json: { imageIds } })
-      ).approved;
-    }
+    const approved = await inChunks(ids, async (imageIds) => {
+      const answer = await api(`/api/image/batch/${batchId}/approve`, ApproveBatchResponse, {
+        method: 'POST',
+        json: { imageIds },
+      });
+      return answer.approved;
+    });
     await rereadAll();
     offer({
       label: `Approved ${approved} ${approved === 1 ? 'image' : 'images'}`,
       run: async () => {
-        for (let start = 0; start < ids.length; start += APPROVE_CHUNK) {
-          await api(`/api/image/batch/${batchId}/unapprove`, UnapproveBatchResponse, {
+        await inChunks(ids, async (imageIds) => {
+          const answer = await api(`/api/image/batch/${batchId}/unapprove`, UnapproveBatchResponse, {
             method: 'POST',
-            json: { imageIds: ids.slice(start, start + APPROVE_CHUNK) },
+            json: { imageIds },
           });
-        }
+          return answer.unapproved;
+        });
         await rereadAll();
       },
     });
@@ -363,24 +376,18 @@ export function ReviewPage({ batchId, onLeave }: { batchId: string; onLeave: () 
           </select>
         </label>
         <div className="view-switch">
-          <button
-            type="button"
-            className="secondary"
-            aria-pressed={view === 'list'}
-            aria-keyshortcuts="l"
-            onClick={() => setView('list')}
-          >
-            List <KeyHint keys="l" />
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            aria-pressed={view === 'grid'}
-            aria-keyshortcuts="g"
-            onClick={() => setView('grid')}
-          >
-            Grid <KeyHint keys="g" />
-          </button>
+          {VIEWS.map(({ view: each, label, key }) => (
+            <button
+              key={each}
+              type="button"
+              className="secondary"
+              aria-pressed={view === each}
+              aria-keyshortcuts={key}
+              onClick={() => setView(each)}
+            >
+              {label} <KeyHint keys={key} />
+            </button>
+          ))}
         </div>
       </div>
       {/* The list's keys as buttons, each with its key beside its name. */}
