@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/browser';
-import { dialogState, OPERATOR, signIn, VIEWPORTS, type WebApp, watchedPage } from '../support/web-app';
+import { dialogState, hasFocus, OPERATOR, signIn, VIEWPORTS, type WebApp, watchedPage } from '../support/web-app';
 
 /** The relative luminance (WCAG) of a computed colour such as `rgb(18, 20, 23)`. */
 function luminance(colour: string) {
@@ -84,8 +84,10 @@ export function accountCases(app: WebApp) {
         expect(await dialogState(dialog), width).toMatchObject({ modal: true, atCentre: true, inView: true });
         expect(await dialog.textContent(), width).toContain('Scripts using it stop working at once.');
         expect(await seriousViolations(page), width).toEqual([]);
+        expect(await hasFocus(dialog.getByRole('button', { name: 'Keep it' })), width).toBe(true);
         await dialog.getByRole('button', { name: 'Keep it' }).click();
         await dialog.waitFor({ state: 'hidden' });
+        expect(await hasFocus(page.getByRole('button', { name: 'Revoke laptop script' })), width).toBe(true);
         expect((await asScript()).status, width).toBe(200);
         expect(await page.getByTestId('new-api-key').count(), width).toBe(1);
         expect(await keys.getByText('laptop script').count(), width).toBe(1);

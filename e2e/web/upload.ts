@@ -245,6 +245,14 @@ export function uploadCases(app: WebApp) {
           focusInside: true,
         });
         expect(await seriousViolations(page)).toEqual([]);
+        // The way out has the focus: a habitual Enter keeps the batch, and the focus goes back to its Delete.
+        expect(await hasFocus(dialog.getByRole('button', { name: 'Keep it' }))).toBe(true);
+        await page.keyboard.press('Enter');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await hasFocus(page.getByRole('button', { name: 'Delete Beach day' }))).toBe(true);
+        expect((await readAsPage<Batches>(page, '/api/batch')).items).toHaveLength(1);
+        // "Keep it" keeps it too.
+        await page.getByRole('button', { name: 'Delete Beach day' }).click();
         await dialog.getByRole('button', { name: 'Keep it' }).click();
         await dialog.waitFor({ state: 'detached' });
         expect((await readAsPage<Batches>(page, '/api/batch')).items).toHaveLength(1);
