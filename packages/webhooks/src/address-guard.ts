@@ -30,8 +30,14 @@ export function addressAllowed(address: string, policy: AddressPolicy): boolean 
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
   const range = parsed.range();
-  return range === 'unicast' || (policy.allowInsecure && range === 'loopback');
+  if (policy.allowInsecure && range === 'loopback') return true;
+  // IPv6: global unicast (2000::/3) only; ipaddr.js's `unicast` is whatever no special range claims, unallocated
+  // space included.
+  if (parsed.kind() === 'ipv6') return range === 'unicast' && (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
+  return range === 'unicast';
 }
+
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /** The URL's hostname without IPv6 brackets. */
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -63,11 +69,11 @@ export async function resolveAllowed(
 ): Promise<{ address: string; family: number }[]> {
   const host = bareHost(url);
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveOrRefuse(resolve, host);
-  if (addresses.length === 0) throw new RefusedWebhookUrl(`${host} resolves to no address.`);
-  const refused = addresses.find(({ address }) => !addressAllowed(address, policy));
-  if (refused) {
+  // One answer whether the name is unknown or resolves inside: what a name resolves to on the server's network is
+  // not a caller's to learn.
+  if (addresses.length === 0 || addresses.some(({ address }) => !addressAllowed(address, policy))) {
     throw new RefusedWebhookUrl(
-      `${host} resolves to ${refused.address}, an address webhooks are never sent to (loopback, private, link-local or reserved).`,
+      `${host} is not an address webhooks are sent to: it must resolve, and only to public addresses (never loopback, private, link-local or reserved), within ${RESOLVE_TIMEOUT_MS / 1000} s.`,
     );
   }
   return addresses;
@@ -84,7 +90,7 @@ async function resolveOrRefuse(resolve: Resolver, host: string) {
   try {
     return await Promise.race([resolve(host), late]);
   } catch {
-    throw new RefusedWebhookUrl(`${host} does not resolve.`);
+    return [];
   } finally {
     clearTimeout(timer);
   }

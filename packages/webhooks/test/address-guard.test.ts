@@ -28,6 +28,8 @@ const REFUSED_EVERYWHERE = {
   'unspecified IPv6': '::',
   'carrier-grade NAT': '100.64.0.1',
   multicast: '224.0.0.1',
+  'IPv4-compatible metadata': '::169.254.169.254',
+  'IPv6 outside global unicast': '4000::1',
 };
 
 describe('the address check', () => {
@@ -77,17 +79,17 @@ describe('a webhook URL', () => {
     ['ftp://hooks.example.com/', 'https'],
     ['not a url', 'valid'],
     ['https://user:pass@hooks.example.com/', 'credentials'],
-    ['https://internal.example.com/', '10.0.0.7'],
-    ['https://metadata.example.com/', '169.254.169.254'],
-    ['https://mixed.example.com/', '192.168.0.2'],
-    ['https://six.example.com/', 'fe80::1'],
-    ['https://mapped.example.com/', '::ffff:10.0.0.1'],
-    ['https://home.example.com/', '127.0.0.1'],
+    ['https://internal.example.com/', 'only to public addresses'],
+    ['https://metadata.example.com/', 'only to public addresses'],
+    ['https://mixed.example.com/', 'only to public addresses'],
+    ['https://six.example.com/', 'only to public addresses'],
+    ['https://mapped.example.com/', 'only to public addresses'],
+    ['https://home.example.com/', 'only to public addresses'],
     ['https://[::1]/', '::1'],
     ['https://10.0.0.1/', '10.0.0.1'],
     ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'],
     ['https://0.0.0.0/', '0.0.0.0'],
-    ['https://nowhere.example.com/', 'does not resolve'],
+    ['https://nowhere.example.com/', 'it must resolve'],
   ])('refuses %s (%s)', async (raw, why) => {
     const refusal = checkWebhookUrl(raw, strict, resolve);
     await expect(refusal).rejects.toBeInstanceOf(RefusedWebhookUrl);
@@ -96,8 +98,26 @@ describe('a webhook URL', () => {
 
   it('takes http and loopback only with WEBHOOKS_ALLOW_INSECURE, never a private range', async () => {
     await expect(checkWebhookUrl('http://home.example.com:8080/', insecure, resolve)).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookUrl('http://internal.example.com/', insecure, resolve)).rejects.toThrow('10.0.0.7');
-    await expect(checkWebhookUrl('http://metadata.example.com/', insecure, resolve)).rejects.toThrow('169.254.169.254');
+    await expect(checkWebhookUrl('http://internal.example.com/', insecure, resolve)).rejects.toThrow(
+      'public addresses',
+    );
+    await expect(checkWebhookUrl('http://metadata.example.com/', insecure, resolve)).rejects.toThrow(
+      'public addresses',
+    );
+  });
+
+  it('never tells what a name resolves to, nor whether it resolves at all (the server’s network is not the caller’s to map)', async () => {
+    const inside = checkWebhookUrl('https://internal.example.com/', strict, resolve).catch(
+      (error: Error) => error.message,
+    );
+    const nowhere = checkWebhookUrl('https://nowhere.example.com/', strict, resolve).catch(
+      (error: Error) => error.message,
+    );
+    const [insideSaid, nowhereSaid] = await Promise.all([inside, nowhere]);
+    expect(insideSaid).not.toContain('10.0.0.7');
+    expect(insideSaid.replace('internal.example.com', 'HOST')).toBe(
+      nowhereSaid?.replace('nowhere.example.com', 'HOST'),
+    );
   });
 });
 

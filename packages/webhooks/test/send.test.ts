@@ -59,7 +59,8 @@ describe('sending one message', () => {
       resolve: async () => [{ address: '10.0.0.8', family: 4 }],
     });
     expect(privateName).toMatchObject({ delivered: false, responseStatus: null });
-    expect(privateName.error).toContain('10.0.0.8');
+    expect(privateName.error).toContain('only to public addresses');
+    expect(privateName.error).not.toContain('10.0.0.8');
     expect(receiver.requests).toHaveLength(0);
   });
 
