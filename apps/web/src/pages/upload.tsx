@@ -427,7 +427,16 @@ export function UploadPage({ onReview }: { onReview: (batchId: string) => void }
               {rows.map((row) => (
                 <li key={`${row.file.webkitRelativePath}/${row.file.name}-${row.file.size}-${row.file.lastModified}`}>
                   {row.preview ? (
-                    <img className="thumb" src={row.preview} alt="" width={48} height={48} />
+                    <img
+                      className="thumb"
+                      src={row.preview}
+                      alt=""
+                      width={48}
+                      height={48}
+                      // Decoded off the main thread and only once in view: a folder of hundreds of originals.
+                      loading="lazy"
+                      decoding="async"
+                    />
                   ) : (
                     <span className="thumb placeholder" aria-hidden="true">
                       {extensionOf(row.file.name).toUpperCase() || 'IMG'}
