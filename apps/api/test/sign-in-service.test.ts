@@ -35,6 +35,30 @@ describe('sign-in and unverified email addresses', () => {
   });
 });
 
+describe('sign-in with a second provider configured', () => {
+  const linking = createSignInService({
+    users: createUserRepository(client.db),
+    identities: createUserIdentityRepository(client.db),
+    sessions: createSessionRepository(client.db),
+    adminEmailHashes: new Set(),
+    sessionTtlSeconds: 3600,
+    announceEnded: async () => {},
+    githubProvider: 'https://github.test',
+  });
+
+  it('refuses an address its provider does not vouch for, so nobody can claim an email before its owner links to it', async () => {
+    const email = `claimed-${randomUUID().slice(0, 8)}@renamer.test`;
+    await expect(linking.signIn(identity(email, undefined), {})).rejects.toMatchObject({ code: 'unauthenticated' });
+    const accounts = async () =>
+      (
+        await client.sql<{ n: number }[]>`select count(*)::int as n from users where email_hash = ${emailHash(email)}`
+      )[0]!.n;
+    expect(await accounts()).toBe(0);
+    expect((await linking.signIn(identity(email, true), {})).created).toBe(true);
+    expect(await accounts()).toBe(1);
+  });
+});
+
 describe('the display name a provider sends', () => {
   const signInNamed = (name: string | undefined) =>
     service.signIn({ ...identity(`n-${randomUUID().slice(0, 8)}@renamer.test`, true), name }, {});

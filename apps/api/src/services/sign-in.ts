@@ -74,7 +74,10 @@ export function createSignInService(deps: SignInDeps) {
       if (!identity.email) {
         throw new AppError('unauthenticated', 'The identity provider did not share an email address.');
       }
-      if (identity.emailVerified === false) {
+      // With a second provider, an account is found by its email: an address its provider does not vouch for
+      // could otherwise be claimed first and then receive the real owner's other sign-in.
+      const mustBeVerified = deps.githubProvider !== undefined;
+      if (identity.emailVerified === false || (mustBeVerified && identity.emailVerified !== true)) {
         throw new AppError(
           'unauthenticated',
           'Verify your email address with your identity provider, then sign in again.',
