@@ -38,7 +38,16 @@ describe('camera RAW files in downloads', () => {
     world = await startDownloadWorld('downloads-raw', 'fs');
     owner = await world.stack.createUser();
     work = testDir('downloads-raw-work');
-    const cr2 = join(CAMERA_DIR, 'IMG_0412.CR2');
+    // Taken somewhere: the location a person may ask to have taken out.
+    const cr2 = join(work, 'IMG_0412.CR2');
+    await writeFile(cr2, await readFile(join(CAMERA_DIR, 'IMG_0412.CR2')));
+    await exiftool.write(
+      cr2,
+      { GPSLatitude: 48.8583, GPSLatitudeRef: 'N', GPSLongitude: 2.2945, GPSLongitudeRef: 'E' },
+      {
+        writeArgs: ['-overwrite_original'],
+      },
+    );
     const files = [
       { name: 'IMG_0412.CR2', bytes: await readFile(cr2), type: 'image/x-canon-cr2' },
       { name: 'IMG_0412.JPG', bytes: await jpegOfTheShot(cr2, work), type: 'image/jpeg' },
@@ -72,6 +81,27 @@ describe('camera RAW files in downloads', () => {
     }
   });
 
+  it('takes the location out of a RAW file when asked, by its link and in the ZIP, keeping the camera and a readable RAW', async () => {
+    const raw = byOriginal('IMG_0412.CR2');
+    const before = await exiftool.read(join(work, 'IMG_0412.CR2'));
+    expect(before.GPSLatitude).toBeDefined();
+    const { body: link } = await world.get(`/api/image/${raw.id}/download?strip=location`, owner.key);
+    const single = join(work, 'stripped.cr2');
+    await writeFile(single, Buffer.from(await (await fetch(link!.url)).arrayBuffer()));
+    const { body: zip } = await world.get(`/api/batch/${batchId}/download?strip=location`, owner.key, {
+      method: 'POST',
+    });
+    const dir = await mkdtemp(join(work, 'zip-stripped-'));
+    await writeFile(join(dir, 'batch.zip'), Buffer.from(await (await fetch(zip!.url)).arrayBuffer()));
+    await run('unzip', ['-q', join(dir, 'batch.zip'), '-d', join(dir, 'out')]);
+    for (const path of [single, join(dir, 'out', raw.filename)]) {
+      const after = await exiftool.read(path);
+      expect(after.GPSLatitude, path).toBeUndefined();
+      expect(after.GPSPosition, path).toBeUndefined();
+      expect([after.FileType, after.Make, after.Model]).toEqual([before.FileType, before.Make, before.Model]);
+    }
+  });
+
   it('puts each RAW file into the ZIP as uploaded, with an XMP sidecar carrying its SEO fields', async () => {
     const { status, body } = await world.get(`/api/batch/${batchId}/download?embed=true`, owner.key, {
       method: 'POST',
@@ -98,7 +128,8 @@ describe('camera RAW files in downloads', () => {
       const words = stemOf(image.filename).replaceAll('-', ' ');
       expect(sidecar.Title).toBe(words[0]!.toUpperCase() + words.slice(1));
       expect([sidecar.Subject].flat()).toContain('estuary');
-      const [before, after] = await Promise.all([exiftool.read(join(CAMERA_DIR, original)), exiftool.read(delivered)]);
+      const source = original === 'IMG_0412.CR2' ? join(work, original) : join(CAMERA_DIR, original);
+      const [before, after] = await Promise.all([exiftool.read(source), exiftool.read(delivered)]);
       expect([after.Make, after.Model, after.DateTimeOriginal?.toString()]).toEqual([
         before.Make,
         before.Model,

@@ -60,8 +60,15 @@ const WRITABLE_FORMATS: ReadonlyMap<string, { extension: string; iptc: boolean }
   ),
 );
 
-/** Formats exiftool strips metadata from besides the writable ones. */
-const STRIPPABLE_TOO: ReadonlySet<string> = new Set(['heic', 'heif']);
+/**
+ * Formats exiftool strips metadata from besides the writable ones: HEIC, and camera RAW (its location can be taken
+ * out of a copy; its SEO fields still go in a sidecar, never into it).
+ */
+const STRIPPABLE_TOO: ReadonlySet<string> = new Set([
+  'heic',
+  'heif',
+  ...IMAGE_FORMAT_ENTRIES.flatMap(([, { extensions, cameraRaw }]) => (cameraRaw ? extensions : [])),
+]);
 
 /**
  * IPTC strings already in the file are in the character set it declares (Latin-1 when none): re-written from

@@ -78,7 +78,7 @@ function extensionOf(mimeType: string): string {
   return format ? FILE_EXTENSIONS[format] : 'bin';
 }
 
-/** Camera RAW is never rewritten: its SEO fields travel in an XMP sidecar. */
+/** Camera RAW: its SEO fields travel in an XMP sidecar, never written into it. */
 function isRaw(mimeType: string): boolean {
   const format = formatOf(mimeType);
   return format !== undefined && isRawFormat(format);
@@ -217,13 +217,15 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     const sidecars = options.embed ? sidecarNames(entries, webReady !== undefined) : new Map<string, string>();
     const streamed = entries.flatMap((entry) => {
       const fields = () => seoFields(entry, entry.name, contents.batch.keywords);
-      // A camera RAW goes out as uploaded (its SEO fields in a sidecar) unless re-encoded from its preview.
+      // A camera RAW keeps its bytes (its SEO fields in a sidecar) unless re-encoded from its preview or asked
+      // without its location or metadata: exiftool strips a RAW file in place of a copy as it does any other.
+      const raw = isRaw(entry.mimeType);
       const copy = webReady && webReadyCopy(entry.mimeType, webReady);
-      const rewritten = copy !== undefined || (!isRaw(entry.mimeType) && (options.embed || strip !== 'none'));
+      const rewritten = copy !== undefined || strip !== 'none' || (!raw && options.embed);
       const request = (): CopyRequest => ({
         extension: extensionOf(entry.mimeType),
         strip,
-        fields: options.embed ? fields() : undefined,
+        fields: options.embed && (!raw || copy) ? fields() : undefined,
         webReady: copy,
       });
       const image = {
@@ -292,9 +294,10 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
       const recorded = { batchId: image.batchId, entries: 1 };
-      // A RAW file alone goes out as uploaded: its sidecar only has a place beside it in the archive.
+      // A RAW file alone is never embedded (its sidecar only has a place beside it in the archive), but a location
+      // asked away is taken out of its copy as out of any other.
       const raw = isRaw(image.mimeType);
-      const strip = raw ? 'none' : recordedOptions(asked).strip;
+      const strip = recordedOptions(asked).strip;
       const embedded = embed && !raw && (await deps.embedEnabled());
       // A copy the service makes (fields written in, metadata stripped): the API's own link, never the store's.
       if (embedded || strip !== 'none') {
