@@ -99,6 +99,22 @@ describe('webhook events', () => {
     });
   });
 
+  it('handled twice (the job retried after a later endpoint failed to queue) make each endpoint’s message once, with one id', async () => {
+    const { user, batch, images } = await fixture.uploadBatch([PNG]);
+    const endpoint = (await fixture.repositories.webhooks.createWithin(
+      { userId: user.id, url: 'https://hooks.example.com/', events: ['batch.failed'], secret: generateWebhookSecret() },
+      10,
+    ))!;
+    await fixture.repositories.images.update(images[0]!.id, { status: 'failed', error: 'analysis failed' });
+    await fixture.tracker.refreshBatch(batch.id);
+    const { handler, queued } = handlerQueueing();
+    const event = { type: 'batch.failed' as const, batchId: batch.id, at: 7 };
+    await handler.handle(event, context);
+    await handler.handle(event, context);
+    expect(new Set(queued.map((delivery) => delivery.messageId)).size).toBe(1);
+    expect((await fixture.repositories.webhooks.listDeliveries(endpoint.id)).items).toHaveLength(1);
+  });
+
   it('about an image retried since it failed make no message', async () => {
     const { user, batch, images } = await fixture.uploadBatch([PNG]);
     await fixture.repositories.webhooks.createWithin(

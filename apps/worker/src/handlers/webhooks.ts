@@ -4,7 +4,7 @@ import { toBatchStatusView } from '@renamer/progress';
 import {
   DISABLE_AFTER_FAILED_MESSAGES,
   messageBody,
-  newMessageId,
+  messageIdFor,
   nextAttemptAt,
   type Resolver,
   sendMessage,
@@ -13,7 +13,7 @@ import {
 type Delivery = { endpointId: string; messageId: string; firstAttemptAt: Date };
 
 export interface WebhookEventDeps {
-  webhooks: Pick<WebhookRepository, 'listSubscribed' | 'insertDelivery'>;
+  webhooks: Pick<WebhookRepository, 'listSubscribed' | 'insertDelivery' | 'attemptsOf'>;
   batches: Pick<BatchRepository, 'findById'>;
   images: Pick<ImageRepository, 'findById' | 'countByStatus'>;
   queueDelivery: (delivery: Delivery) => Promise<unknown>;
@@ -27,7 +27,7 @@ export interface WebhookEventDeps {
  */
 export const webhookEventHandler = (deps: WebhookEventDeps) =>
   ({
-    async handle({ type, batchId, imageId }, { logger }) {
+    async handle({ type, batchId, imageId, at: happened }, { logger }) {
       const now = deps.now ?? (() => new Date());
       const batch = await deps.batches.findById(batchId);
       if (!batch) return { messages: 0 };
@@ -46,7 +46,16 @@ export const webhookEventHandler = (deps: WebhookEventDeps) =>
       }
       const at = now();
       for (const endpoint of endpoints) {
-        const messageId = newMessageId();
+        // A job run again (a later endpoint's queueing failed) finds the messages it made and makes no other.
+        const messageId = messageIdFor(`${type}:${imageId ?? batchId}:${happened}`, endpoint.id);
+        const made = await deps.webhooks.attemptsOf(endpoint.id, messageId);
+        if (made.length > 0) {
+          // Queued again only if its first attempt never ran (the queue drops a job id it still holds).
+          if (made.length === 1 && made[0]!.status === 'pending') {
+            await deps.queueDelivery({ endpointId: endpoint.id, messageId, firstAttemptAt: made[0]!.createdAt });
+          }
+          continue;
+        }
         await deps.webhooks.insertDelivery({
           endpointId: endpoint.id,
           messageId,
