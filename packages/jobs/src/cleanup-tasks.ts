@@ -129,8 +129,9 @@ export function createCleanupTasks(deps: CleanupDeps) {
 
     /**
      * The images (rows, originals and previews of every size) of batches older than RETAIN_ORIGINALS_DAYS whose
-     * date the batch list showed at least 7 days ago, then those batches. An original another image still uses
-     * (a re-upload shares its object) is kept. `removed` counts images; nothing runs while the setting is off.
+     * date the batch list showed at least 7 days ago, then those batches. An original another image still names is
+     * kept (none does today: every image, a re-upload too, has an object of its own; this keeps it so if that
+     * changes). `removed` counts images; nothing runs while the setting is off.
      */
     async retention({ dryRun }) {
       const days = deps.config.RETAIN_ORIGINALS_DAYS;

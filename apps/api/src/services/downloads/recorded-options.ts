@@ -1,4 +1,4 @@
-import { type DownloadOptions, DownloadView } from '@renamer/contracts';
+import { COPY_FORMATS, type DownloadOptions, DownloadView, STRIP_MODES } from '@renamer/contracts';
 import type { ListedDownload } from '@renamer/db';
 
 /**
@@ -7,8 +7,8 @@ import type { ListedDownload } from '@renamer/db';
  */
 export type AskedOptions = { embed: boolean } & { [K in Exclude<keyof DownloadOptions, 'embed'>]?: unknown };
 
-const STRIP: readonly string[] = ['none', 'location', 'all'];
-const FORMATS: readonly string[] = ['original', 'jpeg', 'webp', 'avif'];
+const STRIP: readonly string[] = STRIP_MODES;
+const FORMATS: readonly string[] = COPY_FORMATS;
 
 /** The options recorded in `downloads.options`: `strip` defaults to `none`; unset settings are left out. */
 export function recordedOptions(asked: AskedOptions): DownloadOptions {
