@@ -74,6 +74,23 @@ describe('quota credits', () => {
     expect(await repos.quotaCredits.countForUser(user.id, new Date(0), new Date(Date.now() + 60_000))).toBe(2);
   });
 
+  it('takes a credit back when its image is retried (analysed again, it counts again), and gives it again if it fails again', async () => {
+    const { user, batch, images } = await userWithImages(1);
+    await repos.images.failForGood(images[0]!.id, { from: ['processing'], error: 'x', credit: 'analysis failed' });
+    expect(await usedNow(user.id)).toBe(0);
+    const retried = await repos.images.transitionByBatch(batch.id, {
+      from: ['failed', 'cancelled'],
+      to: 'queued',
+      set: { error: null },
+      uncredit: true,
+    });
+    expect(retried).toEqual([images[0]!.id]);
+    expect(await usedNow(user.id)).toBe(1);
+    await repos.images.update(images[0]!.id, { status: 'processing' });
+    await repos.images.failForGood(images[0]!.id, { from: ['processing'], error: 'x', credit: 'analysis failed' });
+    expect(await usedNow(user.id)).toBe(0);
+  });
+
   it('lets a person at the quota with one credited failure reserve exactly one more image', async () => {
     const { user, images } = await userWithImages(2, 2);
     expect(await repos.users.reserveQuota(user.id, 1, new Date())).toBeNull();

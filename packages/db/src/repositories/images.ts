@@ -19,7 +19,7 @@ import {
   type PageParams,
   pageSize,
 } from '../pagination';
-import { batches, type FilenameSource, filenameHistory, images } from '../schema';
+import { batches, type FilenameSource, filenameHistory, images, quotaCredits } from '../schema';
 import { creditFailedImages } from './quota-credits';
 import type { UpdateCondition } from './update-condition';
 
@@ -384,7 +384,10 @@ export function createImageRepository(db: Database) {
         to: ImageStatus;
         set?: Omit<ImageUpdate, 'status'>;
         imageIds?: readonly string[];
+        /** Give the moved images' quota back, for this reason (they failed for good through the service). */
         credit?: string;
+        /** Take back the quota given for the moved images (they are analysed again: a retry). */
+        uncredit?: boolean;
       },
       tx?: Executor,
     ): Promise<string[]> {
@@ -402,11 +405,14 @@ export function createImageRepository(db: Database) {
           .returning({ id: images.id });
         return changed.map((row) => row.id);
       };
-      const { credit } = transition;
-      if (!credit) return move(tx ?? db);
+      const { credit, uncredit } = transition;
+      if (!credit && !uncredit) return move(tx ?? db);
       return (tx ?? db).transaction(async (inner) => {
         const changed = await move(inner);
-        await creditFailedImages(inner, changed, credit);
+        if (credit) await creditFailedImages(inner, changed, credit);
+        if (uncredit && changed.length > 0) {
+          await inner.delete(quotaCredits).where(inArray(quotaCredits.imageId, changed));
+        }
         return changed;
       });
     },

@@ -198,7 +198,12 @@ export function createBatchService(deps: BatchServiceDeps) {
       if (!canRetryBatch(batch.status, counts)) {
         throw new AppError('conflict', 'The batch has no failed or cancelled images to retry.');
       }
-      const requeued = await deps.images.transitionByBatch(batchId, { ...IMAGE_EVENTS.retry, set: { error: null } });
+      // Analysed again, they count again: a credit for their failure is taken back with the move.
+      const requeued = await deps.images.transitionByBatch(batchId, {
+        ...IMAGE_EVENTS.retry,
+        set: { error: null },
+        uncredit: true,
+      });
       await deps.batches.update(
         batchId,
         { status: BATCH_EVENTS.retry.to, completedAt: null },
