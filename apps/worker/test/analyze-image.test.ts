@@ -11,13 +11,8 @@ import { metadataStep } from '../src/analysis/metadata-step';
 import { OPTIONAL_STEPS } from '../src/analysis/optional-steps';
 import { createStepPipeline } from '../src/analysis/step-pipeline';
 import { createVisionToolkit } from '../src/analysis/vision-toolkit';
-import {
-  ANALYSIS_FAILED,
-  type AnalyzeImageDeps,
-  analyzeImageHandler,
-  UNSAFE_IMAGE,
-} from '../src/handlers/analyze-image';
-import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
+import { ANALYSIS_FAILED, type AnalyzeImageDeps, UNSAFE_IMAGE } from '../src/handlers/analyze-image';
+import { createHandlerFixture, type HandlerFixture, headerOnlyAnalyzeHandler } from './support/handler-fixture';
 
 let world: HandlerFixture;
 beforeAll(async () => {
@@ -29,19 +24,7 @@ const logger = createLogger('worker-test', process.env.LOG_LEVEL!);
 const attempt = { logger, finalAttempt: false };
 const lastAttempt = { logger, finalAttempt: true };
 
-/** The handler's own work (claim, name, record, fail) on the header alone; the steps have tests of their own. */
-function handler(overrides: Partial<AnalyzeImageDeps> = {}) {
-  return analyzeImageHandler({
-    images: world.repositories.images,
-    batches: world.repositories.batches,
-    store: world.store,
-    tracker: world.tracker,
-    analyzer: createStepPipeline([metadataStep]),
-    tempDir: world.workDir,
-    refuseUnsafe: async () => false,
-    ...overrides,
-  });
-}
+const handler = (overrides: Partial<AnalyzeImageDeps> = {}) => headerOnlyAnalyzeHandler(world, overrides);
 
 const failingAnalyzer = (message: string): ImageAnalyzer => ({
   analyze: async () => {

@@ -8,12 +8,11 @@ import { createStepPipeline } from '../src/analysis/step-pipeline';
 import {
   ANALYSIS_FAILED,
   type AnalyzeImageDeps,
-  analyzeImageHandler,
   CREDIT_ANALYSIS_FAILED,
   CREDIT_WORKER_DIED,
   UNSAFE_IMAGE,
 } from '../src/handlers/analyze-image';
-import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
+import { createHandlerFixture, type HandlerFixture, headerOnlyAnalyzeHandler } from './support/handler-fixture';
 
 /** The analysis handler's failures against the month's quota: the service's fault gives the image back, once. */
 
@@ -27,18 +26,7 @@ const logger = createLogger('worker-test', process.env.LOG_LEVEL!);
 const attempt = { logger, finalAttempt: false };
 const lastAttempt = { logger, finalAttempt: true };
 
-function handler(overrides: Partial<AnalyzeImageDeps> = {}) {
-  return analyzeImageHandler({
-    images: world.repositories.images,
-    batches: world.repositories.batches,
-    store: world.store,
-    tracker: world.tracker,
-    analyzer: createStepPipeline([metadataStep]),
-    tempDir: world.workDir,
-    refuseUnsafe: async () => false,
-    ...overrides,
-  });
-}
+const handler = (overrides: Partial<AnalyzeImageDeps> = {}) => headerOnlyAnalyzeHandler(world, overrides);
 
 const broken: ImageAnalyzer = {
   analyze: async () => {

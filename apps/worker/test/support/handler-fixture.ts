@@ -8,6 +8,9 @@ import { emailHash } from '@renamer/domain';
 import { createBatchTracker } from '@renamer/progress';
 import { createIsolatedDatabase, testDir } from '@renamer/runtime/testing';
 import { createObjectStore, imageObjectKey } from '@renamer/storage';
+import { metadataStep } from '../../src/analysis/metadata-step';
+import { createStepPipeline } from '../../src/analysis/step-pipeline';
+import { type AnalyzeImageDeps, analyzeImageHandler } from '../../src/handlers/analyze-image';
 
 export interface StoredFile {
   name: string;
@@ -93,3 +96,17 @@ export async function createHandlerFixture(name: string) {
 }
 
 export type HandlerFixture = Awaited<ReturnType<typeof createHandlerFixture>>;
+
+/** The analysis handler on the fixture, reading the header alone (the steps have tests of their own). */
+export function headerOnlyAnalyzeHandler(world: HandlerFixture, overrides: Partial<AnalyzeImageDeps> = {}) {
+  return analyzeImageHandler({
+    images: world.repositories.images,
+    batches: world.repositories.batches,
+    store: world.store,
+    tracker: world.tracker,
+    analyzer: createStepPipeline([metadataStep]),
+    tempDir: world.workDir,
+    refuseUnsafe: async () => false,
+    ...overrides,
+  });
+}
