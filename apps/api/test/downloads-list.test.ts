@@ -6,7 +6,7 @@ type Owner = Awaited<ReturnType<DownloadWorld['stack']['createUser']>>;
 type Listed = {
   id: string;
   kind: string;
-  batchId: string;
+  batchId: string | null;
   imageId?: string;
   options: Record<string, unknown>;
   entries: number | null;
@@ -163,6 +163,41 @@ describe('GET /api/downloads', () => {
     const tooMany = await list(owner.key, '?limit=101');
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('keeps a download in the list after its batch is deleted, with the batch gone from it and its link dead', async () => {
+    const leaver = await world.stack.createUser();
+    const doomed = await world.uploadAnalysed(leaver.key, [
+      { name: 'dune.png', bytes: await photo('png', 44), type: 'image/png' },
+    ]);
+    const zip = await world.get(`/api/batch/${doomed.batchId}/download`, leaver.key, { method: 'POST' });
+    const image = await world.get(`/api/image/${doomed.images[0]!.imageId}/download?strip=all`, leaver.key);
+    const served = Buffer.from(await (await fetch(zip.body!.url)).arrayBuffer());
+    const sent = await vi.waitFor(
+      async () => {
+        const [archive] = (await list(leaver.key)).body.items.filter((item) => item.kind === 'archive');
+        expect(archive?.completedAt).not.toBeNull();
+        return archive!;
+      },
+      { timeout: 10_000 },
+    );
+    expect(sent.bytes).toBe(served.length);
+
+    const deleted = await world.get(`/api/batch/${doomed.batchId}`, leaver.key, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    const { body } = await list(leaver.key);
+    expect(body.items).toHaveLength(2);
+    expect(body.items.every((item) => item.batchId === null)).toBe(true);
+    const archive = body.items.find((item) => item.id === sent.id);
+    expect(archive).toMatchObject({ kind: 'archive', bytes: served.length, completedAt: sent.completedAt, entries: 1 });
+    const single = body.items.find((item) => item.kind === 'image');
+    expect(single).toMatchObject({ options: { embed: false, strip: 'all' }, entries: 1 });
+    expect(single).not.toHaveProperty('imageId');
+    for (const url of [zip.body!.url, image.body!.url]) {
+      const again = await fetch(url);
+      expect(again.status).toBe(404);
+      expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
   });
 
   it('asks for credentials first', async () => {

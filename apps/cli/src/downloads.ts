@@ -37,7 +37,7 @@ export function downloadsTable(items: readonly DownloadView[]): string {
       download.bytes === null ? '' : String(download.bytes),
       download.completedAt ?? 'no',
       optionsInWords(download.options),
-      download.batchId,
+      download.batchId ?? 'deleted',
     ]),
   );
 }

@@ -37,8 +37,11 @@ export type DownloadOptions = z.infer<typeof DownloadOptions>;
 export const DownloadView = z.object({
   id: z.uuid(),
   kind: z.enum(['image', 'archive']).describe('One image’s link, or a batch’s ZIP archive.'),
-  batchId: z.uuid().describe('The batch the image or the archive belongs to.'),
-  imageId: z.uuid().optional().describe('The image, for a single image’s link.'),
+  batchId: z
+    .uuid()
+    .nullable()
+    .describe('The batch the image or the archive belongs to; null once that batch was deleted.'),
+  imageId: z.uuid().optional().describe('The image, for a single image’s link, until that image is deleted.'),
   options: DownloadOptions.describe('What the copies were made with.'),
   entries: z.number().int().min(0).nullable().describe('The images it holds: 1 for an image, the archive’s count.'),
   bytes: z

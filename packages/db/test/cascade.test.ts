@@ -52,7 +52,7 @@ describe('deleting a user', () => {
     expect(kept).toMatchObject({ actorId: null, action: 'user.update' });
   });
 
-  it('deleting a batch removes its images and their downloads', async () => {
+  it('deleting a batch removes its images and keeps their downloads’ records, which no longer name them', async () => {
     const user = await createTestUser(client);
     const batch = await repositories.batches.create({ userId: user.id, total: 1 });
     const [image] = await repositories.images.insertMany([imageInput(batch.id, user.id)]);
@@ -60,10 +60,18 @@ describe('deleting a user', () => {
       kind: 'image',
       userId: user.id,
       imageId: image!.id,
+      batchId: batch.id,
+      expiresAt: later,
+    });
+    const archive = await repositories.downloads.create({
+      kind: 'zip',
+      userId: user.id,
+      batchId: batch.id,
       expiresAt: later,
     });
     expect(await repositories.batches.delete(batch.id, user.id)).toBe(true);
     expect(await repositories.images.findById(image!.id)).toBeNull();
-    expect(await repositories.downloads.findById(download.id)).toBeNull();
+    expect(await repositories.downloads.findById(download.id)).toMatchObject({ imageId: null, batchId: null });
+    expect(await repositories.downloads.findById(archive.id)).toMatchObject({ kind: 'zip', batchId: null });
   });
 });

@@ -41,12 +41,20 @@ describe('download repository', () => {
     expect(await downloads.findById(randomUUID())).toBeNull();
   });
 
-  it('refuses a ZIP download without a batch', async () => {
+  it('refuses a ZIP download that names an image', async () => {
     const user = await createTestUser(client);
-    const invalid = { kind: 'zip', userId: user.id, expiresAt: new Date() } as unknown as Parameters<
-      typeof downloads.create
-    >[0];
-    await expect(downloads.create(invalid)).rejects.toThrow();
+    const batch = await createBatchRepository(client.db).create({ userId: user.id, total: 1 });
+    const [image] = await createImageRepository(client.db).insertMany([imageInput(batch.id, user.id)]);
+    const invalid = {
+      kind: 'zip',
+      userId: user.id,
+      batchId: batch.id,
+      imageId: image!.id,
+      expiresAt: new Date(),
+    } as unknown as Parameters<typeof downloads.create>[0];
+    await expect(downloads.create(invalid)).rejects.toMatchObject({
+      cause: { constraint_name: 'downloads_zip_names_no_image' },
+    });
   });
 
   it('pages a user’s downloads newest first with what each recorded, and marks one completed once', async () => {

@@ -17,9 +17,6 @@ export type NewDownload =
   | ({ kind: 'zip'; userId: string; batchId: string; approvedOnly?: boolean; expiresAt: Date } & Recorded)
   | ({ kind: 'image'; userId: string; imageId: string; batchId?: string; expiresAt: Date } & Recorded);
 
-/** A download as its owner sees it listed: the batch is the image's for a single image recorded without one. */
-export type ListedDownload = Download & { batchId: string };
-
 /** Downloads created and bytes sent per UTC day, and over the whole range. */
 export interface DownloadActivity {
   total: number;
@@ -48,8 +45,12 @@ export function createDownloadRepository(db: Database) {
         .orderBy(desc(downloads.createdAt), desc(downloads.id));
     },
 
-    /** The user's downloads, newest first, a page at a time (keyset on created_at, id, as every list). */
-    async listPageForUser(userId: string, params: PageParams = {}, tx?: Executor): Promise<Page<ListedDownload>> {
+    /**
+     * The user's downloads, newest first, a page at a time (keyset on created_at, id, as every list). The batch is
+     * the image's for a single image recorded without one; null once the batch was deleted (the record outlives
+     * it, its link does not).
+     */
+    async listPageForUser(userId: string, params: PageParams = {}, tx?: Executor): Promise<Page<Download>> {
       const page = await keysetPage(
         (tx ?? db)
           .select({ ...getTableColumns(downloads), imageBatchId: images.batchId })
@@ -62,7 +63,7 @@ export function createDownloadRepository(db: Database) {
         eq(downloads.userId, userId),
       );
       return {
-        items: page.items.map(({ imageBatchId, ...row }) => ({ ...row, batchId: (row.batchId ?? imageBatchId)! })),
+        items: page.items.map(({ imageBatchId, ...row }) => ({ ...row, batchId: row.batchId ?? imageBatchId })),
         nextCursor: page.nextCursor,
       };
     },

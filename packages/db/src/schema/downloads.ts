@@ -14,9 +14,10 @@ export const downloads = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    // Cascade: a link to deleted content must stop working, and its record has nothing left to describe.
-    batchId: uuid('batch_id').references(() => batches.id, { onDelete: 'cascade' }),
-    imageId: uuid('image_id').references(() => images.id, { onDelete: 'cascade' }),
+    // Null once the batch or image is deleted: the record stays in the person's list and the analytics for
+    // DOWNLOAD_HISTORY_DAYS, while its link stops working (serving it finds nothing to send).
+    batchId: uuid('batch_id').references(() => batches.id, { onDelete: 'set null' }),
+    imageId: uuid('image_id').references(() => images.id, { onDelete: 'set null' }),
     kind: downloadKindEnum('kind').notNull(),
     approvedOnly: boolean('approved_only').notNull().default(false),
     expiresAt: timestamptz('expires_at').notNull(),
@@ -36,9 +37,6 @@ export const downloads = pgTable(
     index('downloads_batch_id_idx').on(table.batchId),
     index('downloads_image_id_idx').on(table.imageId),
     index('downloads_expires_at_idx').on(table.expiresAt),
-    check(
-      'downloads_target_matches_kind',
-      sql`(${table.kind} = 'zip' and ${table.batchId} is not null) or (${table.kind} = 'image' and ${table.imageId} is not null)`,
-    ),
+    check('downloads_zip_names_no_image', sql`${table.kind} = 'image' or ${table.imageId} is null`),
   ],
 );

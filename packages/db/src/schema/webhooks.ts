@@ -53,6 +53,10 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index('webhook_deliveries_endpoint_id_created_at_idx').on(table.endpointId, table.createdAt),
     index('webhook_deliveries_message_id_idx').on(table.messageId),
+    // The reconciler's window: attempts not delivered, by when their next step was due.
+    index('webhook_deliveries_unsettled_idx')
+      .on(sql`coalesce(${table.nextAttemptAt}, ${table.createdAt})`)
+      .where(sql`${table.status} <> 'delivered'`),
     check('webhook_deliveries_status', sql`${table.status} in ('pending', 'delivered', 'failed')`),
   ],
 );

@@ -1,5 +1,5 @@
 import { COPY_FORMATS, type DownloadOptions, DownloadView, STRIP_MODES } from '@renamer/contracts';
-import type { ListedDownload } from '@renamer/db';
+import type { Download } from '@renamer/db';
 
 /**
  * What a download asked for, as its query parsed it: `embed` always; `strip`, the archive's switches and the
@@ -30,7 +30,7 @@ export function recordedOptions(asked: AskedOptions): DownloadOptions {
 }
 
 /** A recorded download as its owner sees it listed (the database's `zip` is an `archive` on the wire). */
-export function toDownloadView(row: ListedDownload): DownloadView {
+export function toDownloadView(row: Download): DownloadView {
   const options = DownloadView.shape.options.safeParse(row.options);
   return {
     id: row.id,
