@@ -12,6 +12,7 @@ import {
   createWorkerPool,
   type JobHandlers,
   queueWebhookDelivery,
+  requeueWebhookDelivery,
   scheduleEvery,
   unscheduleEvery,
   webhookNotifier,
@@ -30,7 +31,7 @@ import { processBatchHandler } from './handlers/process-batch';
 import { proposeBatchHandler } from './handlers/propose-batch';
 import { pruneSessionsHandler } from './handlers/prune-sessions';
 import { reconcileImagesHandler } from './handlers/reconcile-images';
-import { deliverWebhookHandler, webhookEventHandler } from './handlers/webhooks';
+import { deliverWebhookHandler, reconcileWebhooksHandler, webhookEventHandler } from './handlers/webhooks';
 import { createJobMetrics } from './job-metrics';
 import { batchNamer, batchProposer } from './naming/batch-renamer';
 import { registerQueueMetrics } from './queue-metrics';
@@ -147,6 +148,10 @@ export function buildWorker({
       images: repositories.images,
       scheduler: createBatchScheduler({ flows, queues }),
     }),
+    'reconcile-webhooks': reconcileWebhooksHandler({
+      webhooks: repositories.webhooks,
+      requeue: (delivery, attempt) => requeueWebhookDelivery(queues, delivery, attempt),
+    }),
     'prune-sessions': pruneSessionsHandler({ sessions: repositories.sessions }),
     'webhook-event': webhookEventHandler({
       webhooks: repositories.webhooks,
@@ -185,6 +190,12 @@ export function buildWorker({
     await scheduleEvery(
       queues,
       'reconcile-images',
+      { olderThanSeconds: env.RECONCILE_AFTER_SECONDS },
+      env.RECONCILE_EVERY_MS,
+    );
+    await scheduleEvery(
+      queues,
+      'reconcile-webhooks',
       { olderThanSeconds: env.RECONCILE_AFTER_SECONDS },
       env.RECONCILE_EVERY_MS,
     );

@@ -127,6 +127,13 @@ const JOBS = {
     attempts: 1,
     backoffMs: 2_000,
   }),
+  /** Queues webhook attempts that fell due and never ran (their queueing failed, or their job was lost). */
+  'reconcile-webhooks': define({
+    queue: 'maintenance',
+    payload: z.object({ olderThanSeconds: z.number().int().min(0) }),
+    attempts: 1,
+    backoffMs: 2_000,
+  }),
   'prune-sessions': define({
     queue: 'maintenance',
     payload: z.object({ retentionDays: z.number().int().min(1).max(365) }),

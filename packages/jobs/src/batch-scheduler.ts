@@ -3,7 +3,7 @@ import type { ProposeRequest } from '@renamer/domain';
 import { withTimeout } from '@renamer/runtime';
 import type { FlowProducer } from 'bullmq';
 import { addFlow } from './flows';
-import { enqueue, jobOptions, type Queues } from './queues';
+import { enqueue, freeJobId, jobOptions, type Queues } from './queues';
 
 export interface BatchSchedulerDeps {
   flows: FlowProducer;
@@ -35,11 +35,7 @@ export function createBatchScheduler(deps: BatchSchedulerDeps) {
     const live = new Set<string>();
     for (const imageId of imageIds) {
       const { jobId } = jobOptions('analyze-image', { imageId, batchId });
-      const job = jobId ? await deps.queues.images.getJob(jobId) : undefined;
-      if (!job) continue;
-      const state = await job.getState();
-      if (state === 'completed' || state === 'failed') await job.remove();
-      else live.add(imageId);
+      if (jobId && !(await freeJobId(deps.queues.images, jobId))) live.add(imageId);
     }
     return live;
   }

@@ -38,6 +38,19 @@ export async function enqueue<N extends JobName>(queues: Queues, name: N, payloa
   return queues[definition.queue].add(name, data, jobOptions(name, data));
 }
 
+/**
+ * Makes a fixed job id free to queue again: a finished job (completed or failed) holding it is removed. False
+ * while a job holding it is still waiting, delayed or running: that job will do the work.
+ */
+export async function freeJobId(queue: Queue, jobId: string): Promise<boolean> {
+  const job = await queue.getJob(jobId);
+  if (!job) return true;
+  const state = await job.getState();
+  if (state !== 'completed' && state !== 'failed') return false;
+  await job.remove();
+  return true;
+}
+
 /** Runs a catalog job every `everyMs`; upserting keeps one schedule however many workers start. */
 export async function scheduleEvery<N extends JobName>(
   queues: Queues,

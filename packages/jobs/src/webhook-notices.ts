@@ -1,7 +1,7 @@
 import { JOB_CATALOG } from '@renamer/contracts';
 import type { TrackerNotice } from '@renamer/progress';
 import { withTimeout } from '@renamer/runtime';
-import { enqueue, jobOptions, type Queues } from './queues';
+import { enqueue, freeJobId, jobOptions, type Queues } from './queues';
 
 const QUEUE_TIMEOUT_MS = 5_000;
 
@@ -44,3 +44,23 @@ export const queueWebhookDelivery = (
     'queueing a webhook delivery',
   );
 };
+
+/**
+ * Queues an attempt the reconciler found due and never run (its queueing failed, or its job was lost or failed):
+ * false when a job for that attempt is still waiting, delayed or running.
+ */
+export async function requeueWebhookDelivery(
+  queues: Queues,
+  delivery: { endpointId: string; messageId: string; firstAttemptAt: Date },
+  attempt: number,
+): Promise<boolean> {
+  const { jobId } = jobOptions('deliver-webhook', {
+    endpointId: delivery.endpointId,
+    messageId: delivery.messageId,
+    attempt,
+    firstAttemptAt: delivery.firstAttemptAt.toISOString(),
+  });
+  if (jobId && !(await freeJobId(queues.webhooks, jobId))) return false;
+  await queueWebhookDelivery(queues, delivery, attempt);
+  return true;
+}

@@ -42,6 +42,7 @@ const idleHandlers: JobHandlers = {
   'propose-batch': idle,
   'analyze-image': idle,
   'reconcile-images': idle,
+  'reconcile-webhooks': idle,
   'prune-sessions': idle,
   cleanup: idle,
   'webhook-event': idle,

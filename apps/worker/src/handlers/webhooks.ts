@@ -146,3 +146,35 @@ export const deliverWebhookHandler = (deps: DeliverWebhookDeps) =>
       return { delivered: false, next };
     },
   }) satisfies Handler<'deliver-webhook'>;
+
+export interface ReconcileWebhooksDeps {
+  webhooks: Pick<WebhookRepository, 'listStalled'>;
+  /** Queues the attempt unless a job for it is still waiting or running; true when it queued. */
+  requeue: (delivery: Delivery, attempt: number) => Promise<boolean>;
+  now?: () => Date;
+}
+
+/** Bounds one run's work; the next run (a minute later) goes on. */
+const STALLED_PER_RUN = 500;
+
+/**
+ * An attempt is recorded before the next one is queued: when queueing fails (Redis away), or the job is lost,
+ * nothing would send the message again. This finds attempts due more than `olderThanSeconds` ago that never ran
+ * and queues them; one whose job is still waiting or running is left to it.
+ */
+export const reconcileWebhooksHandler = (deps: ReconcileWebhooksDeps) =>
+  ({
+    async handle({ olderThanSeconds }, { logger }) {
+      const now = deps.now ?? (() => new Date());
+      const stalled = await deps.webhooks.listStalled(
+        new Date(now().getTime() - olderThanSeconds * 1000),
+        STALLED_PER_RUN,
+      );
+      let requeued = 0;
+      for (const { attempt, ...delivery } of stalled) {
+        if (await deps.requeue(delivery, attempt)) requeued += 1;
+      }
+      if (requeued > 0) logger.info({ stalled: stalled.length, requeued }, 'webhook attempts queued again');
+      return { stalled: stalled.length, requeued };
+    },
+  }) satisfies Handler<'reconcile-webhooks'>;
