@@ -136,6 +136,47 @@ export function createWebhookRepository(db: Database) {
       await (tx ?? db).update(webhookDeliveries).set(outcome).where(eq(webhookDeliveries.id, id));
     },
 
+    /**
+     * Messages whose next step was due before `cutoff` and never ran: the last attempt failed and its retry was
+     * due (its queueing failed), or an attempt still reads `pending` (its job was lost or failed). Only what fell
+     * due within the 24 hours before `cutoff` (retries stop after those), and nothing for a disabled endpoint but
+     * its test pings. `attempt` is the one to run; a `pending` row is run again as the same attempt.
+     */
+    async listStalled(
+      cutoff: Date,
+      limit: number,
+      tx?: Executor,
+    ): Promise<{ endpointId: string; messageId: string; attempt: number; firstAttemptAt: Date }[]> {
+      const due = sql`coalesce(d.next_attempt_at, d.created_at)`;
+      const rows = await (tx ?? db).execute<{
+        endpoint_id: string;
+        message_id: string;
+        attempt: number;
+        first_attempt_at: string;
+      }>(sql`
+        select d.endpoint_id, d.message_id,
+          case when d.status = 'pending' then d.attempt else d.attempt + 1 end as attempt,
+          (select min(f.created_at) from webhook_deliveries f
+            where f.endpoint_id = d.endpoint_id and f.message_id = d.message_id) as first_attempt_at
+        from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id
+        where d.status <> 'delivered'
+          and ${due} < ${cutoff.toISOString()}::timestamptz
+          and ${due} > ${cutoff.toISOString()}::timestamptz - interval '24 hours'
+          and (d.status = 'pending' or d.next_attempt_at is not null)
+          and (e.disabled_at is null or d.event = 'webhook.test')
+          and not exists (select 1 from webhook_deliveries n
+            where n.message_id = d.message_id and n.endpoint_id = d.endpoint_id and n.attempt > d.attempt)
+        order by ${due}
+        limit ${limit}`);
+      return rows.map((row) => ({
+        endpointId: row.endpoint_id,
+        messageId: row.message_id,
+        attempt: Number(row.attempt),
+        firstAttemptAt: new Date(row.first_attempt_at),
+      }));
+    },
+
     /** The endpoint's attempt log, newest first, a page at a time. */
     listDeliveries(endpointId: string, params: PageParams = {}, tx?: Executor): Promise<Page<WebhookDelivery>> {
       return keysetPage(
