@@ -57,6 +57,27 @@ describe('sign-in with a second provider configured', () => {
     expect((await linking.signIn(identity(email, true), {})).created).toBe(true);
     expect(await accounts()).toBe(1);
   });
+
+  it('joins a GitHub sign-in to an account made before GitHub was on only once its provider vouched for the email', async () => {
+    const email = `early-${randomUUID().slice(0, 8)}@renamer.test`;
+    const github = { ...identity(email, true), issuer: 'https://github.test', subject: randomUUID() };
+    // Signed up while OIDC was the only provider, which did not say whether the address is verified.
+    const early = identity(email, undefined);
+    const squatter = (await service.signIn(early, {})).user;
+    const apart = await linking.signIn(github, {});
+    expect(apart.created).toBe(true);
+    expect(apart.user.id).not.toBe(squatter.id);
+
+    // The real owner of an address, vouched for, is joined by their GitHub identity.
+    const owner = identity(`owner-${randomUUID().slice(0, 8)}@renamer.test`, undefined);
+    await service.signIn(owner, {});
+    const vouched = (await linking.signIn({ ...owner, emailVerified: true }, {})).user;
+    const joined = await linking.signIn(
+      { ...identity(owner.email, true), issuer: 'https://github.test', subject: randomUUID() },
+      {},
+    );
+    expect(joined).toMatchObject({ created: false, user: { id: vouched.id } });
+  });
 });
 
 describe('the display name a provider sends', () => {

@@ -93,6 +93,7 @@ export function createSignInService(deps: SignInDeps) {
           providerSubject: identity.subject,
           displayName: displayNameFrom(identity.name),
           emailHash: hash,
+          emailVerified: identity.emailVerified === true,
           quota: PLAN_QUOTAS.basic,
           grantAdmin,
         }));

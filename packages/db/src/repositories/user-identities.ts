@@ -23,14 +23,17 @@ export function createUserIdentityRepository(db: Database) {
       return row ?? null;
     },
 
-    /** The oldest account with this email hash that `linkable` allows, or null. */
+    /**
+     * The oldest account with this email hash that `linkable` allows and whose provider vouched for the email at
+     * its last sign-in, or null.
+     */
     async findAccountToLink(emailHash: string, linkable: LinkableAccounts, tx?: Executor): Promise<User | null> {
       const byProvider =
         'provider' in linkable ? eq(users.provider, linkable.provider) : ne(users.provider, linkable.notProvider);
       const [row] = await (tx ?? db)
         .select(userColumns)
         .from(users)
-        .where(and(eq(users.emailHash, emailHash), byProvider))
+        .where(and(eq(users.emailHash, emailHash), eq(users.emailVerified, true), byProvider))
         .orderBy(asc(users.createdAt), asc(users.id))
         .limit(1);
       return row ?? null;

@@ -30,6 +30,8 @@ export interface SignInProfile {
   /** Used only when the user is created: a name the user changed later is kept. */
   displayName: string;
   emailHash: string;
+  /** The provider says the email is verified (kept with the hash, which only then may join another identity). */
+  emailVerified?: boolean;
   /** Quota of a new user (default 50); an existing user's quota is left alone. */
   quota?: number;
   /** Promote to admin (the email is in ADMIN_EMAILS). Never demotes. */
@@ -140,6 +142,7 @@ export function createUserRepository(db: Database) {
           providerSubject: profile.providerSubject,
           displayName: profile.displayName,
           emailHash: profile.emailHash,
+          emailVerified: profile.emailVerified === true,
           quota: profile.quota,
           role: profile.grantAdmin ? 'admin' : 'user',
         })
@@ -147,6 +150,7 @@ export function createUserRepository(db: Database) {
           target: [users.provider, users.providerSubject],
           set: {
             emailHash: profile.emailHash,
+            emailVerified: profile.emailVerified === true,
             role: profile.grantAdmin ? 'admin' : sql`${users.role}`,
           },
         })

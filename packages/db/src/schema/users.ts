@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamptz, updatedAt } from './columns';
 import { planEnum, roleEnum } from './enums';
 
@@ -11,6 +11,11 @@ export const users = pgTable(
     providerSubject: text('provider_subject').notNull(),
     displayName: text('display_name').notNull(),
     emailHash: text('email_hash').notNull(),
+    /**
+     * Whether the provider vouched for that email at the last sign-in: only such an account is joined by another
+     * provider's identity with the same email (false for rows from before this was recorded, until their next).
+     */
+    emailVerified: boolean('email_verified').notNull().default(false),
     plan: planEnum('plan').notNull().default('basic'),
     quota: integer('quota').notNull().default(50),
     role: roleEnum('role').notNull().default('user'),
