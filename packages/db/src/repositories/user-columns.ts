@@ -1,6 +1,9 @@
 import { users } from '../schema';
 
-/** The user columns without the quota counter, which only `reserveQuota` and `getUsage` interpret. */
+/**
+ * The user columns without the quota counter, which only `reserveQuota` and `getUsage` interpret, and without
+ * `email_verified`, which only the search for an account to link reads.
+ */
 export const userColumns = {
   id: users.id,
   provider: users.provider,

@@ -10,7 +10,7 @@ import { creditsIn } from './quota-credits';
 import { sessionIsActive } from './sessions';
 import { userColumns } from './user-columns';
 
-export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount'>;
+export type User = Omit<typeof users.$inferSelect, 'usagePeriod' | 'usageCount' | 'emailVerified'>;
 export type ProfileUpdate = Partial<Pick<User, 'displayName' | 'template' | 'instructions'>>;
 
 export interface NewUser {
