@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getJson, photo, upload, waitForBatch } from '@renamer/api/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PipelineStack, startPipelineStack } from './support/pipeline-stack';
+import { type PipelineStack, SLOW_WORKER_ENTRY, startPipelineStack } from './support/pipeline-stack';
 
 /**
  * Webhooks end to end: the API (WEBHOOKS_ALLOW_INSECURE=true, so an endpoint on loopback may be made) and a
@@ -12,6 +12,8 @@ import { type PipelineStack, startPipelineStack } from './support/pipeline-stack
  */
 let stack: PipelineStack;
 let api: { url: string };
+let worker: Awaited<ReturnType<PipelineStack['startWorker']>>;
+const WORKER_SETTINGS = { ANALYSIS_STEPS: '', WEBHOOKS_ALLOW_INSECURE: 'true', WEBHOOKS_RETRY_BASE_MS: '500' };
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -53,7 +55,7 @@ async function startReceiver(answer: (n: number) => number = () => 204) {
 beforeAll(async () => {
   stack = await startPipelineStack('webhooks-e2e', { WEBHOOKS_ALLOW_INSECURE: 'true' });
   api = await stack.startApi();
-  await stack.startWorker({ ANALYSIS_STEPS: '', WEBHOOKS_ALLOW_INSECURE: 'true', WEBHOOKS_RETRY_BASE_MS: '500' });
+  worker = await stack.startWorker(WORKER_SETTINGS);
 }, 90_000);
 
 afterAll(() => stack?.close());
@@ -161,4 +163,58 @@ describe('a batch that finishes', () => {
       await other.close();
     }
   });
+});
+
+describe('a batch cancelled, and a batch the service could not analyse', () => {
+  it('are announced as batch.cancelled, and as image.failed and batch.failed, each signed', async () => {
+    const receiver = await startReceiver();
+    try {
+      const owner = await stack.createUser();
+      const created = await createEndpoint(owner.key, receiver.url, [
+        'batch.cancelled',
+        'batch.failed',
+        'image.failed',
+      ]);
+      receiver.useSecret(created.body!.secret);
+
+      // No worker runs: the batch is still queued when it is cancelled (the API reports the event).
+      await worker.stop();
+      const queued = await upload(api.url, owner.key, [
+        { name: 'first.jpg', bytes: await photo('jpeg', 21), type: 'image/jpeg' },
+        { name: 'second.jpg', bytes: await photo('jpeg', 22), type: 'image/jpeg' },
+      ]);
+      const cancel = await getJson(`${api.url}/api/batch/${queued.body.batchId}/cancel`, owner.key, { method: 'POST' });
+      expect(cancel.status).toBe(202);
+
+      // A worker whose every analysis fails: the image fails for good after its retries, and so does its batch.
+      await stack.startWorker({ ...WORKER_SETTINGS, FAIL_ANALYSIS: 'true' }, SLOW_WORKER_ENTRY);
+      const doomed = await upload(api.url, owner.key, [
+        { name: 'broken.jpg', bytes: await photo('jpeg', 23), type: 'image/jpeg' },
+      ]);
+      await waitForBatch(api.url, owner.key, doomed.body.batchId, (batch) => batch.status === 'failed', 60_000);
+
+      const typeOf = ({ verified }: Received) => (verified instanceof Error ? verified.message : verified.type);
+      await expect
+        .poll(() => receiver.received.map(typeOf).sort(), { timeout: 20_000 })
+        .toEqual(['batch.cancelled', 'batch.failed', 'image.failed']);
+      for (const delivery of receiver.received) expect(delivery.verified).not.toBeInstanceOf(Error);
+      const byType = new Map(receiver.received.map(({ verified }) => [(verified as { type: string }).type, verified]));
+      expect(byType.get('batch.cancelled')).toMatchObject({
+        data: { batchId: queued.body.batchId, status: 'cancelled', total: 2 },
+      });
+      expect(byType.get('image.failed')).toMatchObject({
+        data: {
+          image: { batchId: doomed.body.batchId, originalFilename: 'broken.jpg' },
+          batch: { batchId: doomed.body.batchId },
+        },
+      });
+      expect(byType.get('batch.failed')).toMatchObject({
+        data: { batchId: doomed.body.batchId, status: 'failed', total: 1 },
+      });
+      // What went wrong inside the worker stays in its log.
+      expect(JSON.stringify(byType.get('image.failed'))).not.toContain('on purpose');
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
 });

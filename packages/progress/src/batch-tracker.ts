@@ -1,6 +1,12 @@
 import type { BatchStatusResponse, ImageStatus } from '@renamer/contracts';
 import type { BatchRepository, ImageRepository } from '@renamer/db';
-import { batchStatusPath, deriveBatchStatus, FINISHED_BATCH_STATUSES } from '@renamer/domain';
+import {
+  BATCH_EVENTS,
+  batchStatusPath,
+  deriveBatchStatus,
+  FINISHED_BATCH_STATUSES,
+  IMAGE_EVENTS,
+} from '@renamer/domain';
 import { toBatchStatusView } from './batch-view';
 import type { PublishProgress } from './progress-channel';
 
@@ -120,12 +126,35 @@ export function createBatchTracker(deps: BatchTrackerDeps) {
     });
   }
 
+  async function imagesChanged(
+    batchId: string,
+    images: readonly ChangedImage[],
+    options: RefreshOptions = { finish: true },
+  ) {
+    for (const image of images) await publishImage(image);
+    return refreshBatch(batchId, options);
+  }
+
   return {
     refreshBatch: (batchId: string) => refreshBatch(batchId, { finish: true }),
     /** Broadcasts the images' new statuses, then the batch's. */
-    async imagesChanged(batchId: string, images: readonly ChangedImage[], options: RefreshOptions = { finish: true }) {
-      for (const image of images) await publishImage(image);
-      return refreshBatch(batchId, options);
+    imagesChanged,
+    /**
+     * Moves a queued or processing batch to `cancelled`, whatever its images' counts would make it, once its images
+     * were cancelled (`cancelledImageIds`); the move's writer announces `batch.cancelled`.
+     */
+    async cancelled(batchId: string, cancelledImageIds: readonly string[]) {
+      const completedAt = now();
+      const moved = await deps.batches.update(
+        batchId,
+        { status: BATCH_EVENTS.cancel.to, completedAt },
+        { expectStatus: BATCH_EVENTS.cancel.from },
+      );
+      if (moved) await notify({ type: 'batch.cancelled', batchId, at: completedAt });
+      return imagesChanged(
+        batchId,
+        cancelledImageIds.map((id) => ({ id, batchId, status: IMAGE_EVENTS.cancel.to })),
+      );
     },
   };
 }

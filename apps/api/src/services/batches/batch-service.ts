@@ -61,15 +61,7 @@ export function createBatchService(deps: BatchServiceDeps) {
 
   async function cancelRunning(batchId: string) {
     const cancelled = await deps.images.transitionByBatch(batchId, IMAGE_EVENTS.cancel);
-    await deps.batches.update(
-      batchId,
-      { status: BATCH_EVENTS.cancel.to, completedAt: now() },
-      { expectStatus: BATCH_EVENTS.cancel.from },
-    );
-    return deps.tracker.imagesChanged(
-      batchId,
-      cancelled.map((id) => ({ id, batchId, status: IMAGE_EVENTS.cancel.to })),
-    );
+    return deps.tracker.cancelled(batchId, cancelled);
   }
 
   /** `read` is the status already read with the credentials (null: not the user's), when it was. */
