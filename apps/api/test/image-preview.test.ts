@@ -260,3 +260,47 @@ describe('GET /api/image/:imageId/preview?size=large', () => {
     expect(await stack.storedKeys(owner.user.id)).not.toContain(previewObjectKey(owner.user.id, imageId, 'large'));
   });
 });
+
+describe('GET /api/image/:imageId/preview?size=full', () => {
+  it('is the original itself, byte for byte, when browsers show its format, with a strong ETag of its own', async () => {
+    const owner = await stack.createUser();
+    const bytes = await rotatedJpeg(++seed, 3000, 2000);
+    const { body } = await upload(api.url, owner.key, [{ name: 'IMG_0002.jpg', bytes, type: 'image/jpeg' }]);
+    const imageId = body.accepted[0].imageId as string;
+
+    const full = await previewOf(imageId, owner.headers, 'full');
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-type')).toBe('image/jpeg');
+    expect(full.headers.get('cache-control')).toBe(PREVIEW_CACHE_CONTROL);
+    expect(Buffer.from(await full.arrayBuffer())).toEqual(bytes);
+    const etag = full.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    expect((await previewOf(imageId, { ...owner.headers, 'if-none-match': etag }, 'full')).status).toBe(304);
+    // Not a preview: nothing is made or stored for it, and the large copy's tag is another.
+    expect(await stack.storedKeys(owner.user.id)).not.toContain(previewObjectKey(owner.user.id, imageId, 'large'));
+    const large = await previewOf(imageId, { ...owner.headers, 'if-none-match': etag }, 'large');
+    expect(large.status).toBe(200);
+    expect(large.headers.get('etag')).not.toBe(etag);
+
+    expect((await previewOf(imageId, (await stack.createUser()).headers, 'full')).status).toBe(404);
+  });
+
+  it('is the large preview for a format browsers do not show (TIFF)', async () => {
+    const owner = await stack.createUser();
+    const tiff = await sharp({
+      create: { width: 2400, height: 1200, channels: 3, background: { r: 9, g: ++seed, b: 90 } },
+    })
+      .tiff()
+      .toBuffer();
+    const { status, body } = await upload(api.url, owner.key, [{ name: 'scan.tif', bytes: tiff, type: 'image/tiff' }]);
+    expect(status).toBe(201);
+    const full = await previewOf(body.accepted[0].imageId, owner.headers, 'full');
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-type')).toBe('image/webp');
+    expect(await sharp(Buffer.from(await full.arrayBuffer())).metadata()).toMatchObject({
+      format: 'webp',
+      width: 1600,
+      height: 800,
+    });
+  });
+});

@@ -39,15 +39,18 @@ export interface ImageFormatFacts {
   /** Where the pixels of its preview (and of its analysis) come from: the decoded image, or the embedded JPEG. */
   preview: 'decoded' | 'embedded-jpeg';
   embedding: Embedding;
+  /** Every current browser shows the file itself in an `<img>`, so the review's zoom can show its own pixels. */
+  shownByBrowsers: boolean;
 }
 
-const picture = { sizeLimit: 'image', cameraRaw: false, preview: 'decoded' } as const;
+const picture = { sizeLimit: 'image', cameraRaw: false, preview: 'decoded', shownByBrowsers: true } as const;
 const cameraRaw = {
   sizeLimit: 'camera-raw',
   cameraRaw: true,
   preview: 'embedded-jpeg',
   embedding: 'xmp-sidecar',
   declaredAliases: [],
+  shownByBrowsers: false,
 } as const;
 
 export const IMAGE_FORMAT_TABLE = {
@@ -104,6 +107,7 @@ export const IMAGE_FORMAT_TABLE = {
     extensions: ['tif', 'tiff'],
     signature: 'tiff',
     embedding: 'iptc-xmp',
+    shownByBrowsers: false,
   },
   // One container, named either way by browsers and phones; the brands and the decoder tell it from AVIF.
   heic: {
@@ -114,6 +118,7 @@ export const IMAGE_FORMAT_TABLE = {
     extensions: ['heic', 'heif'],
     signature: 'isobmff',
     embedding: 'none',
+    shownByBrowsers: false,
   },
   // Camera RAW: the types are the usual names (none is registered).
   dng: {

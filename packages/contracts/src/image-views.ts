@@ -17,10 +17,17 @@ export const PREVIEW_SIZES = ['small', 'large'] as const;
 export const PreviewSize = z.enum(PREVIEW_SIZES);
 export type PreviewSize = z.infer<typeof PreviewSize>;
 
+/** What `GET /api/image/:imageId/preview` can be asked for: a stored size, or the picture at its full size. */
+export const PREVIEW_QUERY_SIZES = [...PREVIEW_SIZES, 'full'] as const;
+export type PreviewQuerySize = (typeof PREVIEW_QUERY_SIZES)[number];
+
 export const ImagePreviewQuery = z.object({
-  size: PreviewSize.default('small').describe(
-    '`small`: 512 px on the long side at most; `large`: 1600 px at most, made on the first request and stored.',
-  ),
+  size: z
+    .enum(PREVIEW_QUERY_SIZES)
+    .default('small')
+    .describe(
+      '`small`: 512 px on the long side at most; `large`: 1600 px at most, made on the first request and stored; `full`: the original file itself when browsers show its format (JPEG, PNG, WebP, GIF, AVIF), else the large preview.',
+    ),
 });
 
 /** An image as its owner sees it. `metadata` is null until the image has been analysed. */

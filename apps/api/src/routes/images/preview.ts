@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { principalOf } from '@renamer/auth';
-import { ImageIdParams, ImagePreviewQuery } from '@renamer/contracts';
+import { IMAGE_FORMAT_ENTRIES, ImageIdParams, ImagePreviewQuery } from '@renamer/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +8,14 @@ import type { ImagePreviewService } from '../../services/images/image-preview-se
 
 /** The preview's bytes; documented as binary. */
 const PreviewBytes = z.custom<Readable | Buffer>().meta({ type: 'string', format: 'binary' });
+
+/** `?size=full` of a format browsers show is the original, in its own type. */
+const ORIGINAL_CONTENT = Object.fromEntries(
+  IMAGE_FORMAT_ENTRIES.flatMap(([, facts]) => (facts.shownByBrowsers ? facts.mimeTypes : [])).map((type) => [
+    type,
+    { schema: PreviewBytes },
+  ]),
+);
 
 /**
  * How long a browser uses its copy without asking again. Private: the preview is the owner's. An hour, because
@@ -27,7 +35,7 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
         tags: ['images'],
         operationId: 'getImagePreview',
         summary:
-          'An image’s preview: WebP, upright, 512 px (large: 1600 px) on the long side at most, without metadata',
+          'An image’s preview: WebP, upright, 512 px (large: 1600 px) on the long side at most, without metadata; or the original itself (full)',
         params: ImageIdParams,
         querystring: ImagePreviewQuery,
         // Loose: the other headers stay as they came.
@@ -38,7 +46,7 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
           200: {
             description:
               'The preview (made from the original first, when the analysis has not stored one; a large one on its first request).',
-            content: { 'image/webp': { schema: PreviewBytes } },
+            content: { ...ORIGINAL_CONTENT, 'image/webp': { schema: PreviewBytes } },
           },
           304: z.null().describe('The copy named by `If-None-Match` is current; no body.'),
         },

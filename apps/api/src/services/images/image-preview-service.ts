@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, type PreviewSize } from '@renamer/contracts';
+import { AppError, IMAGE_FORMAT_TABLE, type PreviewQuerySize, type PreviewSize } from '@renamer/contracts';
 import type { Image, ImageRepository } from '@renamer/db';
 import { FORMAT_OF_TYPE, isImageMimeType, PREVIEW_CONTENT_TYPE, previewOfFile } from '@renamer/imaging';
 import type { CallLog } from '@renamer/runtime';
@@ -31,6 +31,15 @@ const ETAG_SIZE_MARK = { small: 'p', large: 'l' } as const satisfies Record<Prev
 const etagOf = (image: Image, size: PreviewSize) =>
   `W/"${image.checksum.slice(0, 32)}-${ETAG_SIZE_MARK[size]}${PREVIEW_VERSION}"`;
 
+/** The original's own bytes, named by their checksum: a strong tag. */
+const originalEtagOf = (image: Image) => `"${image.checksum.slice(0, 32)}-o"`;
+
+/** The original itself for `full`, when a browser shows its format; for the others the large preview stands in. */
+function shownAsItself(image: Image): boolean {
+  const format = isImageMimeType(image.mimeType) ? FORMAT_OF_TYPE[image.mimeType] : null;
+  return format !== null && IMAGE_FORMAT_TABLE[format].shownByBrowsers;
+}
+
 export interface ImagePreview {
   etag: string;
   contentType: string;
@@ -42,7 +51,8 @@ const noSuchImage = () => new AppError('not_found', 'No such image.');
 const undecodable = () => new AppError('undecodable_image', 'The image cannot be decoded, so it has no preview.');
 
 /**
- * An image's preview of a size for its owner. Small: the one the analysis stored, or, for an image analysed
+ * An image's preview of a size for its owner. Full: the original, streamed from the store as it is, when browsers
+ * show its format (nothing is decoded), else the large preview. Small: the one the analysis stored, or, for an image analysed
  * before previews existed or not analysed yet, one made from the original once and stored for the next request.
  * Large: always made that way, on the first request for it (the analysis decodes too small for it). Requests
  * that arrive while a preview is being made wait for it instead of making it again.
@@ -87,12 +97,18 @@ export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
     async preview(
       userId: string,
       imageId: string,
-      size: PreviewSize,
+      asked: PreviewQuerySize,
       ifNoneMatch: string | undefined,
       log: CallLog,
     ): Promise<ImagePreview> {
       const image = await deps.images.findByIdForUser(imageId, userId);
       if (!image) throw noSuchImage();
+      if (asked === 'full' && shownAsItself(image)) {
+        const original: ImagePreview = { etag: originalEtagOf(image), contentType: image.mimeType };
+        if (ifNoneMatch && matchesEtag(ifNoneMatch, original.etag)) return original;
+        return { ...original, body: await deps.store.get(image.storageKey) };
+      }
+      const size: PreviewSize = asked === 'full' ? 'large' : asked;
       const served: ImagePreview = { etag: etagOf(image, size), contentType: PREVIEW_CONTENT_TYPE };
       if (ifNoneMatch && matchesEtag(ifNoneMatch, served.etag)) return served;
       const key = previewObjectKey(userId, imageId, size);
