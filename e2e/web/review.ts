@@ -27,15 +27,16 @@ const statuses = async (page: Page, batchId: string) =>
   );
 
 /** The large preview's natural width once loaded, and the image it shows. */
-const largePreview = (page: Page) =>
-  page.getByTestId('large-preview').evaluate(
+/** The image of that test id once loaded: its pixel width and the address it came from. */
+const loadedImage = (page: Page, testId = 'large-preview') =>
+  page.getByTestId(testId).evaluate(
     (element: InPage & { naturalWidth: number; complete: boolean; currentSrc: string }) =>
       new Promise<{ naturalWidth: number; src: string }>((resolve, reject) => {
         const done = () => resolve({ naturalWidth: element.naturalWidth, src: element.currentSrc });
         if (element.complete && element.naturalWidth > 0) return done();
         const events = element as unknown as { addEventListener(type: string, run: () => void): void };
         events.addEventListener('load', done);
-        events.addEventListener('error', () => reject(new Error(`the large preview ${element.currentSrc} failed`)));
+        events.addEventListener('error', () => reject(new Error(`the image ${element.currentSrc} failed`)));
       }),
   );
 
@@ -68,7 +69,7 @@ export function reviewCases(app: WebApp) {
       return { page, errors, list };
     }
 
-    it('arrives ready: after Review the page is at its top, the list has the focus and j moves; the photo is large, j swaps it at once, a click zooms it', async () => {
+    it('arrives ready: after Review the page is at its top, the list has the focus and j moves; the photo is large, j swaps it at once, a click zooms into the original', async () => {
       const { page, errors } = await watchedPage(app);
       await page.setViewportSize(VIEWPORTS.desktop);
       await signIn(app, page, 'reviewer@renamer.test', 'Reviewer');
@@ -106,7 +107,7 @@ export function reviewCases(app: WebApp) {
       await expect.poll(() => hasFocus(list)).toBe(true);
 
       const preview = page.getByTestId('large-preview');
-      const first = await largePreview(page);
+      const first = await loadedImage(page);
       expect(first.naturalWidth).toBeGreaterThanOrEqual(480);
       expect((await preview.boundingBox())!.width).toBeGreaterThanOrEqual(480);
       expect(await inViewport(preview)).toBe(true);
@@ -116,7 +117,7 @@ export function reviewCases(app: WebApp) {
       // The selected image's own photo (the panel follows the list a moment later).
       const secondId = (await list.getByRole('option').nth(1).getAttribute('id'))!.replace(/^image-/, '');
       await expect.poll(() => preview.getAttribute('src')).toBe(`/api/image/${secondId}/preview?size=large`);
-      const second = await largePreview(page);
+      const second = await loadedImage(page);
       expect(second.src).not.toBe(first.src);
       expect(second.naturalWidth).toBeGreaterThanOrEqual(480);
 
@@ -124,8 +125,19 @@ export function reviewCases(app: WebApp) {
       const zoomed = page.getByRole('dialog', { name: /, zoomed$/ });
       await zoomed.waitFor();
       expect(await zoomed.evaluate((element: InPage) => element.matches(':modal'))).toBe(true);
+      // The zoom is the original itself (1200 px wide), fitted to a smaller window, then at its actual size.
+      const full = zoomed.getByTestId('full-image');
+      expect(await full.getAttribute('src')).toBe(`/api/image/${secondId}/preview?size=full`);
+      expect((await loadedImage(page, 'full-image')).naturalWidth).toBe(1200);
+      await page.setViewportSize({ width: 800, height: 600 });
+      await expect.poll(async () => (await full.boundingBox())!.width).toBeLessThan(800);
+      const actualSize = zoomed.getByRole('button', { name: 'Actual size' });
+      await actualSize.click();
+      await expect.poll(async () => (await full.boundingBox())!.width).toBe(1200);
+      expect(await actualSize.getAttribute('aria-pressed')).toBe('true');
       await page.keyboard.press('Escape');
       await zoomed.waitFor({ state: 'hidden' });
+      await page.setViewportSize(VIEWPORTS.desktop);
       await screenshot(page, 'review');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);

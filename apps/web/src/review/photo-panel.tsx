@@ -1,8 +1,10 @@
 import type { ImageView } from '@renamer/contracts';
-import { useEffect, useRef } from 'react';
+import { type MouseEvent, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** The large preview (at most 1600 px on the long side): what a person judges a name against. */
 export const largePreviewUrl = (image: Pick<ImageView, 'id'>) => `/api/image/${image.id}/preview?size=large`;
+/** The picture at its full size: the original itself where the browser shows its format, else the large preview. */
+export const fullImageUrl = (image: Pick<ImageView, 'id'>) => `/api/image/${image.id}/preview?size=full`;
 
 /** How many images either side of the selected one are fetched ahead, so `j` and `k` show them at once. */
 const PRELOADED = 2;
@@ -27,12 +29,12 @@ function usePreloaded(neighbours: readonly ImageView[]) {
 }
 
 /**
- * The selected photo, large, with the name it had and the name it has under it; a click (or Enter on it) opens it
- * at its own size (up to 1600 px, scrolling where the window is smaller) in a modal that Esc or a click closes.
- * Any stored image has one (made on demand from the original), so a failed or queued image shows too.
+ * The selected photo, large, with the name it had and the name it has under it; a click (or Enter on it) opens the
+ * zoom. Any stored image has one (made on demand from the original), so a failed or queued image shows too.
  */
 export function PhotoPanel({ image, neighbours }: { image: ImageView; neighbours: readonly ImageView[] }) {
   const zoom = useRef<HTMLDialogElement>(null);
+  const [zoomed, setZoomed] = useState(false);
   usePreloaded(neighbours.slice(0, PRELOADED * 2));
   const name = image.filename ?? image.originalFilename;
   return (
@@ -41,22 +43,81 @@ export function PhotoPanel({ image, neighbours }: { image: ImageView; neighbours
         type="button"
         className="photo-zoom"
         aria-label={`Zoom ${name}`}
-        onClick={() => zoom.current?.showModal()}
+        onClick={() => {
+          setZoomed(true);
+          zoom.current?.showModal();
+        }}
       >
         <img data-testid="large-preview" src={largePreviewUrl(image)} alt={image.altText ?? ''} />
       </button>
       <figcaption data-testid="name-change">
         <span className="meta">{image.originalFilename}</span> → <strong>{image.filename ?? '…'}</strong>
       </figcaption>
-      {/* A click anywhere closes it, the picture included: there is nothing else in it to click. */}
+      {/* A click beside the picture closes it, as Esc and Close do. */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: Esc closes a modal dialog; the click is the mouse's way. */}
-      <dialog ref={zoom} className="photo-full" aria-label={`${name}, zoomed`} onClick={() => zoom.current?.close()}>
-        <img src={largePreviewUrl(image)} alt={image.altText ?? ''} />
+      <dialog
+        ref={zoom}
+        className="photo-full"
+        aria-label={`${name}, zoomed`}
+        onClose={() => setZoomed(false)}
+        onClick={(event) => {
+          if (event.target === event.currentTarget) zoom.current?.close();
+        }}
+      >
+        {/* Only while open: the original can be many megabytes, fetched when someone asks to look closer. */}
+        {zoomed && <FullImage key={image.id} image={image} dialog={zoom} />}
         <button type="button" className="secondary" onClick={() => zoom.current?.close()}>
           Close <kbd>Esc</kbd>
         </button>
       </dialog>
     </figure>
+  );
+}
+
+/**
+ * The photo fitted to the window, or at its actual size (one image pixel to one screen pixel, scrolling) after a
+ * click, centred where the click was. The cached large preview is painted under it until the full image arrives.
+ */
+function FullImage({ image, dialog }: { image: ImageView; dialog: RefObject<HTMLDialogElement | null> }) {
+  const [actualSize, setActualSize] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const clickedAt = useRef({ x: 0.5, y: 0.5 });
+  const picture = useRef<HTMLImageElement>(null);
+
+  useLayoutEffect(() => {
+    const frame = dialog.current;
+    const shown = picture.current;
+    if (!actualSize || !frame || !shown) return;
+    frame.scrollLeft = clickedAt.current.x * shown.offsetWidth - frame.clientWidth / 2;
+    frame.scrollTop = clickedAt.current.y * shown.offsetHeight - frame.clientHeight / 2;
+  }, [actualSize, dialog]);
+
+  const toggle = (event: MouseEvent<HTMLButtonElement>) => {
+    const box = picture.current?.getBoundingClientRect();
+    // A click from the keyboard has no position: the centre.
+    if (box && event.detail > 0) {
+      clickedAt.current = { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
+    } else clickedAt.current = { x: 0.5, y: 0.5 };
+    setActualSize((actual) => !actual);
+  };
+
+  return (
+    <button
+      type="button"
+      className={`photo-scale ${actualSize ? 'actual-size' : 'fitted'}`}
+      aria-pressed={actualSize}
+      aria-label="Actual size"
+      onClick={toggle}
+    >
+      <img
+        ref={picture}
+        data-testid="full-image"
+        src={fullImageUrl(image)}
+        alt={image.altText ?? ''}
+        onLoad={() => setLoaded(true)}
+        style={loaded ? undefined : { backgroundImage: `url("${largePreviewUrl(image)}")` }}
+      />
+    </button>
   );
 }
 
