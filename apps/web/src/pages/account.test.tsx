@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { Profile } from '@renamer/contracts';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubModalDialogs } from '../../test/dialog';
@@ -143,7 +143,11 @@ describe('the API keys on the account page', () => {
     const start = screen.getByRole('button', { name: 'Delete the account…' });
     expect(start.className).toBe('danger');
     await user.click(start);
-    expect(screen.getByRole('button', { name: 'Delete everything' }).className).toBe('danger');
-    expect(screen.getByRole('button', { name: 'Keep my account' }).className).toBe('secondary');
+    const asked = screen.getByRole('dialog', { name: 'Delete your account?' });
+    expect(within(asked).getByRole('button', { name: 'Delete everything' }).className).toBe('danger');
+    const keep = within(asked).getByRole('button', { name: 'Keep my account' });
+    expect(keep.className).toBe('secondary');
+    // The way out has the focus: a habitual Enter deletes nothing.
+    expect(document.activeElement).toBe(keep);
   });
 });

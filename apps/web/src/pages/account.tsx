@@ -245,24 +245,28 @@ function DeleteAccountSection() {
   return (
     <section aria-labelledby="delete-title">
       <h2 id="delete-title">Delete the account</h2>
-      {confirming ? (
-        <div role="alertdialog" aria-labelledby="delete-warning">
-          <p id="delete-warning">
-            This deletes every batch and image you uploaded, their names and history, your API keys and your sessions,
-            at once and for good. Payments already made stay on record.
-          </p>
-          <button type="button" className="danger" onClick={() => remove.mutate()}>
-            Delete everything
-          </button>
-          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-            Keep my account
-          </button>
-        </div>
-      ) : (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Delete the account…
-        </button>
-      )}
+      <button type="button" className="danger" onClick={() => setConfirming(true)}>
+        Delete the account…
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete your account?"
+        confirm="Delete everything"
+        cancel="Keep my account"
+        danger
+        pending={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => {
+          remove.reset();
+          setConfirming(false);
+        }}
+      >
+        <p>
+          This deletes every batch and image you uploaded, their names and history, your API keys, webhooks and
+          sessions, at once and for good. Payments already made stay on record.
+        </p>
+      </ConfirmDialog>
     </section>
   );
 }
