@@ -52,6 +52,29 @@ describe('quota credits', () => {
     ]);
   });
 
+  it('gives the image back to the month it was counted in: one uploaded last month and failed this month leaves this month as it was', async () => {
+    const user = await createTestUser(client);
+    const batch = await repos.batches.create({ userId: user.id, total: 3 });
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 28, 23));
+    const [late, ...fresh] = await repos.images.insertMany(
+      Array.from({ length: 3 }, () => imageInput(batch.id, user.id, { status: 'processing' })),
+    );
+    // Counted last month: the counter as last month's upload left it.
+    const lastPeriod = `${lastMonth.toISOString().slice(0, 8)}01`;
+    await client.sql`update users set usage_period = ${lastPeriod}::date, usage_count = 1 where id = ${user.id}`;
+    await client.sql`update images set created_at = ${lastMonth.toISOString()}::timestamptz where id = ${late!.id}`;
+    expect(await repos.users.reserveQuota(user.id, fresh.length, now)).toBe(2);
+
+    await repos.images.failForGood(late!.id, { from: ['processing'], error: 'x', credit: 'analysis failed' });
+    expect(await usedNow(user.id)).toBe(2);
+    const [credit] = await repos.quotaCredits.listForUser(user.id);
+    expect(credit?.countedAt.toISOString()).toBe(lastMonth.toISOString());
+
+    await repos.images.failForGood(fresh[0]!.id, { from: ['processing'], error: 'x', credit: 'analysis failed' });
+    expect(await usedNow(user.id)).toBe(1);
+  });
+
   it('gives nothing back for a failure without a credit, nor for an image that is not failed', async () => {
     const { user, images } = await userWithImages(2);
     await repos.images.failForGood(images[0]!.id, { from: ['processing'], error: 'The image was judged unsafe.' });

@@ -8,12 +8,13 @@ export type QuotaCredit = typeof quotaCredits.$inferSelect;
 export const QUOTA_CREDITS_SHOWN = 50;
 
 /**
- * The number of images given back to `userId` in the quota period `[periodStart, periodEnd)`, as a SQL
- * expression: `users.getUsage` and `users.reserveQuota` subtract it from the month's counter, so the figure
- * shown and the figure checked on upload are the same.
+ * The number of images counted in the quota period `[periodStart, periodEnd)` and given back to `userId` since, as a
+ * SQL expression: `users.getUsage` and `users.reserveQuota` subtract it from the month's counter, so the figure
+ * shown and the figure checked on upload are the same. A credit lowers the month its image was counted in, not the
+ * month it was written in.
  */
 export function creditsIn(userId: string, periodStart: Date, periodEnd: Date) {
-  return sql<number>`(select count(*) from ${quotaCredits} where ${quotaCredits.userId} = ${userId} and ${quotaCredits.createdAt} >= ${periodStart.toISOString()}::timestamptz and ${quotaCredits.createdAt} < ${periodEnd.toISOString()}::timestamptz)::integer`;
+  return sql<number>`(select count(*) from ${quotaCredits} where ${quotaCredits.userId} = ${userId} and ${quotaCredits.countedAt} >= ${periodStart.toISOString()}::timestamptz and ${quotaCredits.countedAt} < ${periodEnd.toISOString()}::timestamptz)::integer`;
 }
 
 /**
@@ -37,6 +38,7 @@ export async function creditFailedImages(
           userId: images.userId,
           imageId: images.id,
           reason: sql<string>`${reason}::text`.as('reason'),
+          countedAt: sql<Date>`${images.createdAt}`.as('counted_at'),
           createdAt: sql<Date>`now()`.as('created_at'),
         })
         .from(images)
