@@ -57,4 +57,28 @@ describe('the shortcuts dialog', () => {
     expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBe(dialog);
     expect(showModal).toHaveBeenCalledTimes(2);
   });
+
+  it('opens again at once after closing, before the browser’s close event has come (as a key pressed right after does)', async () => {
+    const onClose = vi.fn();
+    render(<Page onClose={onClose} />);
+    const prototype = HTMLDialogElement.prototype;
+    const stubbed = prototype.close;
+    // As browsers do: the `close` event in a task of its own, after what comes next.
+    prototype.close = function (this: HTMLDialogElement) {
+      if (!this.open) return;
+      this.removeAttribute('open');
+      setTimeout(() => this.dispatchEvent(new Event('close')), 20);
+    };
+    try {
+      const opener = screen.getByRole('button', { name: 'Shortcuts' });
+      await userEvent.click(opener);
+      await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+      await userEvent.click(opener);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' }).hasAttribute('open')).toBe(true);
+      expect(onClose).toHaveBeenCalledTimes(1);
+    } finally {
+      prototype.close = stubbed;
+    }
+  });
 });

@@ -28,36 +28,49 @@ export function ShortcutsDialog({
 }: {
   open: boolean;
   shortcuts: readonly Shortcut[];
-  /** Called once the dialog has closed, however it was closed. */
+  /** Called when it is to close, however it was closed (the close button, Esc, or the browser); then `open` is false. */
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** Whether `onClose` was called since it opened: once for each opening, whichever way it closed. */
+  const told = useRef(false);
   const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (open && !element.open) {
       opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      told.current = false;
       element.showModal();
     } else if (!open && element.open) {
       element.close();
     }
   }, [open]);
 
+  // The state closes it, at once: the browser's `close` event comes in a task of its own, which a key pressed right
+  // after can overtake (Chromium runs input first), and a `?` then would find it still open and open nothing.
+  const close = () => {
+    if (told.current) return;
+    told.current = true;
+    onClose();
+  };
   const closed = () => {
+    // A `close` event from before it was opened again is stale.
+    if (dialog.current?.open) return;
     // Chromium gives focus back by itself; said here for every browser, and for an opener React has re-rendered.
     const back = opener.current;
     opener.current = null;
     if (back?.isConnected) back.focus();
-    onClose();
+    close();
   };
 
   return (
-    <dialog ref={dialog} className="shortcuts" aria-labelledby={titleId} onClose={closed}>
+    // Esc: the browser's cancel, which closes it right after; the state follows in the same task.
+    <dialog ref={dialog} className="shortcuts" aria-labelledby={titleId} onCancel={close} onClose={closed}>
       <div className="shortcuts-head">
         <h2 id={titleId}>Keyboard shortcuts</h2>
-        <button type="button" aria-keyshortcuts="Escape" onClick={() => dialog.current?.close()}>
+        <button type="button" aria-keyshortcuts="Escape" onClick={close}>
           Close <KeyHint keys="Esc" />
         </button>
       </div>
