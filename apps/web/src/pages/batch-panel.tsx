@@ -10,6 +10,12 @@ import { ArchivePanel } from './archive-panel';
 const SHOWN = 100;
 
 /**
+ * While a batch runs, its status and images are read again this often as well: the socket's events make the page
+ * live, and this puts right whatever an event lost on the way (a socket reconnecting, a message dropped) would leave.
+ */
+const CATCH_UP_MS = 5_000;
+
+/**
  * A batch just uploaded, followed live: its progress, each image with its thumbnail and its proposed name as soon
  * as it has one, "Approve all", and the ZIP with its options.
  */
@@ -32,10 +38,13 @@ function BatchPanel({ batchId, onReview }: { batchId: string; onReview: () => vo
   const batch = useQuery({
     queryKey: ['batch', batchId],
     queryFn: () => api(`/api/batch/${batchId}/status`, BatchStatusResponse),
+    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : CATCH_UP_MS),
   });
+  const running = !batch.data || !isFinished(batch.data.status);
   const images = useQuery({
     queryKey: ['batch-images', batchId, 'list'],
     queryFn: () => api(`/api/image/batch/${batchId}?limit=${SHOWN}`, ImageList),
+    refetchInterval: running ? CATCH_UP_MS : false,
   });
   const approveAll = useMutation({
     mutationFn: () => api(`/api/image/batch/${batchId}/approve`, ApproveBatchResponse, { method: 'POST' }),
