@@ -131,4 +131,35 @@ describe('deliver-webhook', () => {
     expect(row).toMatchObject({ status: 'failed', responseStatus: null });
     expect(row!.error).toMatch(/https|never sent/);
   });
+
+  it('never sends a message twice: an attempt run again after its outcome was recorded, or any attempt once one was delivered, sends nothing', async () => {
+    const { endpoint, messageId } = await endpointWithMessage();
+    const retries: number[] = [];
+    const handler = deliverWebhookHandler({
+      webhooks,
+      allowInsecure: true,
+      retryBaseMs: 15_000,
+      queueRetry: async (_delivery, attempt) => retries.push(attempt),
+    });
+    const payload = { endpointId: endpoint.id, messageId, attempt: 1, firstAttemptAt: new Date().toISOString() };
+    const before = hits;
+    await handler.handle(payload, context);
+    expect(hits).toBe(before + 1);
+    // The same attempt's job again (a copy the reconciler queued while the first was running): nothing sent.
+    expect(await handler.handle(payload, context)).toEqual({ skipped: 'attempt already made' });
+    expect(hits).toBe(before + 1);
+    expect(retries).toEqual([2]);
+
+    // Delivered by some attempt: a later attempt's job sends nothing and adds no row.
+    const [first] = await webhooks.attemptsOf(endpoint.id, messageId);
+    await webhooks.finishDelivery(first!.id, {
+      status: 'delivered',
+      responseStatus: 204,
+      error: null,
+      nextAttemptAt: null,
+    });
+    expect(await handler.handle({ ...payload, attempt: 2 }, context)).toEqual({ delivered: true });
+    expect(hits).toBe(before + 1);
+    expect(await webhooks.attemptsOf(endpoint.id, messageId)).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import type { BatchRepository, ImageRepository, WebhookRepository } from '@renamer/db';
+import type { BatchRepository, ImageRepository, StalledCursor, WebhookRepository } from '@renamer/db';
 import type { Handler } from '@renamer/jobs';
 import { toBatchStatusView } from '@renamer/progress';
 import {
@@ -101,9 +101,14 @@ export const deliverWebhookHandler = (deps: DeliverWebhookDeps) =>
       if (!first) return { skipped: 'message unknown' };
       const isTest = first.event === 'webhook.test';
       if (endpoint.disabledAt && !isTest) return { skipped: 'endpoint disabled' };
-      // A job run again (its worker died) reuses its row rather than adding another.
+      // Sent already, by this attempt or another (a reconciler's copy of a job that ran meanwhile): never twice.
+      if (attempts.some((existing) => existing.status === 'delivered')) return { delivered: true };
+      const earlier = attempts.find((existing) => existing.attempt === attempt);
+      // This attempt ran to its end before (its outcome recorded): what follows it was queued then.
+      if (earlier && earlier.status !== 'pending') return { skipped: 'attempt already made' };
+      // A job run again (its worker died mid-attempt) reuses its row rather than adding another.
       const row =
-        attempts.find((existing) => existing.attempt === attempt) ??
+        earlier ??
         (await deps.webhooks.insertDelivery({
           endpointId,
           messageId,
@@ -111,7 +116,6 @@ export const deliverWebhookHandler = (deps: DeliverWebhookDeps) =>
           payload: first.payload,
           attempt,
         }));
-      if (row.status === 'delivered') return { delivered: true };
 
       const result = await sendMessage(
         endpoint.url,
@@ -154,8 +158,9 @@ export interface ReconcileWebhooksDeps {
   now?: () => Date;
 }
 
+const STALLED_PAGE = 500;
 /** Bounds one run's work; the next run (a minute later) goes on. */
-const STALLED_PER_RUN = 500;
+const MAX_STALLED_PAGES = 20;
 
 /**
  * An attempt is recorded before the next one is queued: when queueing fails (Redis away), or the job is lost,
@@ -166,15 +171,26 @@ export const reconcileWebhooksHandler = (deps: ReconcileWebhooksDeps) =>
   ({
     async handle({ olderThanSeconds }, { logger }) {
       const now = deps.now ?? (() => new Date());
-      const stalled = await deps.webhooks.listStalled(
-        new Date(now().getTime() - olderThanSeconds * 1000),
-        STALLED_PER_RUN,
-      );
+      const cutoff = new Date(now().getTime() - olderThanSeconds * 1000);
+      let stalled = 0;
       let requeued = 0;
-      for (const { attempt, ...delivery } of stalled) {
-        if (await deps.requeue(delivery, attempt)) requeued += 1;
+      // Page by page, so that attempts whose jobs are merely waiting in a backlog cannot hide a lost one behind them.
+      let after: StalledCursor | undefined;
+      for (let page = 0; page < MAX_STALLED_PAGES; page++) {
+        const attempts = await deps.webhooks.listStalled(cutoff, STALLED_PAGE, after);
+        stalled += attempts.length;
+        for (const { cursor: _, attempt, ...delivery } of attempts) {
+          // One that cannot be queued now (its job changing state under us, Redis away) is found again next run.
+          const queued = await deps.requeue(delivery, attempt).catch((err: unknown) => {
+            logger.warn({ err, ...delivery, attempt }, 'webhook attempt not queued again yet');
+            return false;
+          });
+          if (queued) requeued += 1;
+        }
+        if (attempts.length < STALLED_PAGE) break;
+        after = attempts.at(-1)?.cursor;
       }
-      if (requeued > 0) logger.info({ stalled: stalled.length, requeued }, 'webhook attempts queued again');
-      return { stalled: stalled.length, requeued };
+      if (requeued > 0) logger.info({ stalled, requeued }, 'webhook attempts queued again');
+      return { stalled, requeued };
     },
   }) satisfies Handler<'reconcile-webhooks'>;

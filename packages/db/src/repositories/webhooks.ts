@@ -22,6 +22,21 @@ export interface NewWebhookDelivery {
   attempt: number;
 }
 
+/** Where a page of `listStalled` ended: the next page starts after this attempt row. */
+export interface StalledCursor {
+  due: Date;
+  id: string;
+}
+
+/** An attempt the reconciler may queue again: the one to run, of which message to which endpoint. */
+export interface StalledAttempt {
+  cursor: StalledCursor;
+  endpointId: string;
+  messageId: string;
+  attempt: number;
+  firstAttemptAt: Date;
+}
+
 const ownedBy = (id: string, userId: string): SQL =>
   and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId))!;
 
@@ -140,21 +155,20 @@ export function createWebhookRepository(db: Database) {
      * Messages whose next step was due before `cutoff` and never ran: the last attempt failed and its retry was
      * due (its queueing failed), or an attempt still reads `pending` (its job was lost or failed). Only what fell
      * due within the 24 hours before `cutoff` (retries stop after those), and nothing for a disabled endpoint but
-     * its test pings. `attempt` is the one to run; a `pending` row is run again as the same attempt.
+     * its test pings. `attempt` is the one to run; a `pending` row is run again as the same attempt. In the order
+     * they fell due, a page at a time (`after`: the last one's cursor).
      */
-    async listStalled(
-      cutoff: Date,
-      limit: number,
-      tx?: Executor,
-    ): Promise<{ endpointId: string; messageId: string; attempt: number; firstAttemptAt: Date }[]> {
+    async listStalled(cutoff: Date, limit: number, after?: StalledCursor, tx?: Executor): Promise<StalledAttempt[]> {
       const due = sql`coalesce(d.next_attempt_at, d.created_at)`;
       const rows = await (tx ?? db).execute<{
+        id: string;
+        due: string;
         endpoint_id: string;
         message_id: string;
         attempt: number;
         first_attempt_at: string;
       }>(sql`
-        select d.endpoint_id, d.message_id,
+        select d.id, ${due} as due, d.endpoint_id, d.message_id,
           case when d.status = 'pending' then d.attempt else d.attempt + 1 end as attempt,
           (select min(f.created_at) from webhook_deliveries f
             where f.endpoint_id = d.endpoint_id and f.message_id = d.message_id) as first_attempt_at
@@ -167,9 +181,11 @@ export function createWebhookRepository(db: Database) {
           and (e.disabled_at is null or d.event = 'webhook.test')
           and not exists (select 1 from webhook_deliveries n
             where n.message_id = d.message_id and n.endpoint_id = d.endpoint_id and n.attempt > d.attempt)
-        order by ${due}
+          ${after ? sql`and (${due}, d.id) > (${after.due.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
+        order by ${due}, d.id
         limit ${limit}`);
       return rows.map((row) => ({
+        cursor: { due: new Date(row.due), id: row.id },
         endpointId: row.endpoint_id,
         messageId: row.message_id,
         attempt: Number(row.attempt),
