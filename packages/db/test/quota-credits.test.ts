@@ -94,7 +94,7 @@ describe('quota credits', () => {
     });
     expect(moved.sort()).toEqual([images[0]!.id, images[1]!.id].sort());
     expect(await usedNow(user.id)).toBe(1);
-    expect(await repos.quotaCredits.countForUser(user.id, new Date(0), new Date(Date.now() + 60_000))).toBe(2);
+    expect(await repos.quotaCredits.listForUser(user.id)).toHaveLength(2);
   });
 
   it('takes a credit back when its image is retried (analysed again, it counts again), and gives it again if it fails again', async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { images, quotaCredits } from '../schema';
 
@@ -64,15 +64,6 @@ export function createQuotaCreditRepository(db: Database) {
         .where(eq(quotaCredits.userId, userId))
         .orderBy(desc(quotaCredits.createdAt), desc(quotaCredits.id))
         .limit(limit);
-    },
-
-    /** How many images were given back to the user in `[from, to)`. */
-    async countForUser(userId: string, from: Date, to: Date, tx?: Executor): Promise<number> {
-      const [row] = await (tx ?? db)
-        .select({ count: sql<number>`count(*)::integer` })
-        .from(quotaCredits)
-        .where(and(eq(quotaCredits.userId, userId), gte(quotaCredits.createdAt, from), lt(quotaCredits.createdAt, to)));
-      return row?.count ?? 0;
     },
   };
 }
