@@ -26,7 +26,6 @@ const statuses = async (page: Page, batchId: string) =>
     (image) => image.status,
   );
 
-/** The large preview's natural width once loaded, and the image it shows. */
 /** The image of that test id once loaded: its pixel width and the address it came from. */
 const loadedImage = (page: Page, testId = 'large-preview') =>
   page.getByTestId(testId).evaluate(

@@ -271,6 +271,7 @@ describe('GET /api/image/:imageId/preview?size=full', () => {
     const full = await previewOf(imageId, owner.headers, 'full');
     expect(full.status).toBe(200);
     expect(full.headers.get('content-type')).toBe('image/jpeg');
+    expect(full.headers.get('content-length')).toBe(String(bytes.length));
     expect(full.headers.get('cache-control')).toBe(PREVIEW_CACHE_CONTROL);
     expect(Buffer.from(await full.arrayBuffer())).toEqual(bytes);
     const etag = full.headers.get('etag')!;

@@ -169,11 +169,15 @@ export function listInWords(labels: readonly string[]): string {
   return labels.length < 2 ? labels.join('') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }
 
-const labelsWhere = (cameraRaw: boolean) =>
-  IMAGE_FORMAT_ENTRIES.filter(([, facts]) => facts.cameraRaw === cameraRaw).map(([, facts]) => facts.label);
+const labelsWhere = (keep: (facts: ImageFormatFacts) => boolean) =>
+  IMAGE_FORMAT_ENTRIES.filter(([, facts]) => keep(facts)).map(([, facts]) => facts.label);
 
-/** The accepted formats in words: `JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC`, and the camera RAW ones. */
+/**
+ * The accepted formats in words: `JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC`, the camera RAW ones, and those browsers
+ * show as they are.
+ */
 export const IMAGE_FORMATS_IN_WORDS = {
-  pictures: listInWords(labelsWhere(false)),
-  cameraRaw: listInWords(labelsWhere(true)),
+  pictures: listInWords(labelsWhere((facts) => !facts.cameraRaw)),
+  cameraRaw: listInWords(labelsWhere((facts) => facts.cameraRaw)),
+  shownByBrowsers: listInWords(labelsWhere((facts) => facts.shownByBrowsers)),
 } as const;

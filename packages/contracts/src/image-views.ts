@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ListQuery, Locale, NamingTemplate } from './batches';
 import { ImageStatus } from './enums';
 import { ProblemFieldError } from './errors';
+import { IMAGE_FORMATS_IN_WORDS } from './image-formats';
 import { ImageMetadata, ImageSafety, SeoScore, VisionTag } from './images';
 
 // In the order of the database enum `filename_source`.
@@ -26,7 +27,7 @@ export const ImagePreviewQuery = z.object({
     .enum(PREVIEW_QUERY_SIZES)
     .default('small')
     .describe(
-      '`small`: 512 px on the long side at most; `large`: 1600 px at most, made on the first request and stored; `full`: the original file itself when browsers show its format (JPEG, PNG, WebP, GIF, AVIF), else the large preview.',
+      `\`small\`: 512 px on the long side at most; \`large\`: 1600 px at most, made on the first request and stored; \`full\`: the original file itself when browsers show its format (${IMAGE_FORMATS_IN_WORDS.shownByBrowsers}), else the large preview.`,
     ),
 });
 

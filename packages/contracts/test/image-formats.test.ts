@@ -66,6 +66,7 @@ describe('the image format table', () => {
     expect(IMAGE_FORMATS_IN_WORDS).toEqual({
       pictures: 'JPEG, PNG, WebP, GIF, AVIF, TIFF or HEIC',
       cameraRaw: 'DNG, CR2, CR3, NEF, ARW, ORF, RAF or RW2',
+      shownByBrowsers: 'JPEG, PNG, WebP, GIF or AVIF',
     });
     const description = UploadForm.shape.files.description ?? '';
     for (const [, { label }] of IMAGE_FORMAT_ENTRIES) expect(description).toContain(label);

@@ -59,7 +59,10 @@ export function PhotoPanel({ image, neighbours }: { image: ImageView; neighbours
         ref={zoom}
         className="photo-full"
         aria-label={`${name}, zoomed`}
-        onClose={() => setZoomed(false)}
+        // A close event from before a reopening is stale (the browser sends it in a task of its own).
+        onClose={() => {
+          if (!zoom.current?.open) setZoomed(false);
+        }}
         onClick={(event) => {
           if (event.target === event.currentTarget) zoom.current?.close();
         }}
@@ -83,19 +86,23 @@ function FullImage({ image, dialog }: { image: ImageView; dialog: RefObject<HTML
   const [loaded, setLoaded] = useState(false);
   const clickedAt = useRef({ x: 0.5, y: 0.5 });
   const picture = useRef<HTMLImageElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+
+  // Opened: the keys work on the picture at once (Enter shows its actual size).
+  useEffect(() => toggleButton.current?.focus(), []);
 
   useLayoutEffect(() => {
     const frame = dialog.current;
     const shown = picture.current;
     if (!actualSize || !frame || !shown) return;
-    frame.scrollLeft = clickedAt.current.x * shown.offsetWidth - frame.clientWidth / 2;
-    frame.scrollTop = clickedAt.current.y * shown.offsetHeight - frame.clientHeight / 2;
+    frame.scrollLeft = shown.offsetLeft + clickedAt.current.x * shown.offsetWidth - frame.clientWidth / 2;
+    frame.scrollTop = shown.offsetTop + clickedAt.current.y * shown.offsetHeight - frame.clientHeight / 2;
   }, [actualSize, dialog]);
 
   const toggle = (event: MouseEvent<HTMLButtonElement>) => {
     const box = picture.current?.getBoundingClientRect();
-    // A click from the keyboard has no position: the centre.
-    if (box && event.detail > 0) {
+    // A click from the keyboard has no position, and a picture not drawn yet no size: the centre.
+    if (box && box.width > 0 && box.height > 0 && event.detail > 0) {
       clickedAt.current = { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
     } else clickedAt.current = { x: 0.5, y: 0.5 };
     setActualSize((actual) => !actual);
@@ -103,6 +110,7 @@ function FullImage({ image, dialog }: { image: ImageView; dialog: RefObject<HTML
 
   return (
     <button
+      ref={toggleButton}
       type="button"
       className={`photo-scale ${actualSize ? 'actual-size' : 'fitted'}`}
       aria-pressed={actualSize}

@@ -54,7 +54,7 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
       },
     },
     async (request, reply) => {
-      const { etag, contentType, body } = await previews.preview(
+      const { etag, contentType, size, body } = await previews.preview(
         principalOf(request).user.id,
         request.params.imageId,
         request.query.size,
@@ -63,6 +63,7 @@ export async function imagePreviewRoutes(app: FastifyInstance, { previews }: Ima
       );
       reply.header('etag', etag).header('cache-control', PREVIEW_CACHE_CONTROL);
       if (!body) return reply.code(304).send(null);
+      if (size !== undefined) reply.header('content-length', size);
       return reply.header('content-type', contentType).send(body);
     },
   );

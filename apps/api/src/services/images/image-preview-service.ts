@@ -43,6 +43,8 @@ function shownAsItself(image: Image): boolean {
 export interface ImagePreview {
   etag: string;
   contentType: string;
+  /** The body's length when it is streamed (the original's stored size). */
+  size?: number;
   /** The bytes; undefined when the caller's copy (`If-None-Match`) is current. */
   body?: Readable | Buffer;
 }
@@ -106,7 +108,7 @@ export function createImagePreviewService(deps: ImagePreviewServiceDeps) {
       if (asked === 'full' && shownAsItself(image)) {
         const original: ImagePreview = { etag: originalEtagOf(image), contentType: image.mimeType };
         if (ifNoneMatch && matchesEtag(ifNoneMatch, original.etag)) return original;
-        return { ...original, body: await deps.store.get(image.storageKey) };
+        return { ...original, size: image.size, body: await deps.store.get(image.storageKey) };
       }
       const size: PreviewSize = asked === 'full' ? 'large' : asked;
       const served: ImagePreview = { etag: etagOf(image, size), contentType: PREVIEW_CONTENT_TYPE };
