@@ -53,16 +53,22 @@ async function endpointWithMessage() {
   return { endpoint, messageId };
 }
 
+/** The handler at the default back-off, the retries it would queue recorded (attempt, delay) instead. */
+function recordingHandler({ allowInsecure = true } = {}) {
+  const retries: { attempt: number; delayMs: number }[] = [];
+  const handler = deliverWebhookHandler({
+    webhooks,
+    allowInsecure,
+    retryBaseMs: 15_000,
+    queueRetry: async (_delivery, attempt, delayMs) => retries.push({ attempt, delayMs }),
+  });
+  return { handler, retries };
+}
+
 describe('deliver-webhook', () => {
   it('queues the next attempt after a failure, within 30 s by default, with the failure in the log', async () => {
     const { endpoint, messageId } = await endpointWithMessage();
-    const retries: { attempt: number; delayMs: number }[] = [];
-    const handler = deliverWebhookHandler({
-      webhooks,
-      allowInsecure: true,
-      retryBaseMs: 15_000,
-      queueRetry: async (_delivery, attempt, delayMs) => retries.push({ attempt, delayMs }),
-    });
+    const { handler, retries } = recordingHandler();
     const before = hits;
     const payload = { endpointId: endpoint.id, messageId, attempt: 1, firstAttemptAt: new Date().toISOString() };
     await handler.handle(payload, context);
@@ -78,13 +84,7 @@ describe('deliver-webhook', () => {
 
   it('disables the endpoint, with the reason, when a message still fails 24 hours after its first attempt', async () => {
     const { endpoint, messageId } = await endpointWithMessage();
-    const retries: number[] = [];
-    const handler = deliverWebhookHandler({
-      webhooks,
-      allowInsecure: true,
-      retryBaseMs: 15_000,
-      queueRetry: async (_delivery, attempt) => retries.push(attempt),
-    });
+    const { handler, retries } = recordingHandler();
     const firstAttemptAt = new Date(Date.now() - 24 * 3600 * 1000 + 60_000).toISOString();
     await handler.handle({ endpointId: endpoint.id, messageId, attempt: 20, firstAttemptAt }, context);
     expect(retries).toEqual([]);
@@ -115,12 +115,7 @@ describe('deliver-webhook', () => {
 
   it('sends nothing to loopback when the worker runs without WEBHOOKS_ALLOW_INSECURE, and logs why', async () => {
     const { endpoint, messageId } = await endpointWithMessage();
-    const handler = deliverWebhookHandler({
-      webhooks,
-      allowInsecure: false,
-      retryBaseMs: 15_000,
-      queueRetry: async () => undefined,
-    });
+    const { handler } = recordingHandler({ allowInsecure: false });
     const before = hits;
     await handler.handle(
       { endpointId: endpoint.id, messageId, attempt: 1, firstAttemptAt: new Date().toISOString() },
@@ -134,13 +129,7 @@ describe('deliver-webhook', () => {
 
   it('never sends a message twice: an attempt run again after its outcome was recorded, or any attempt once one was delivered, sends nothing', async () => {
     const { endpoint, messageId } = await endpointWithMessage();
-    const retries: number[] = [];
-    const handler = deliverWebhookHandler({
-      webhooks,
-      allowInsecure: true,
-      retryBaseMs: 15_000,
-      queueRetry: async (_delivery, attempt) => retries.push(attempt),
-    });
+    const { handler, retries } = recordingHandler();
     const payload = { endpointId: endpoint.id, messageId, attempt: 1, firstAttemptAt: new Date().toISOString() };
     const before = hits;
     await handler.handle(payload, context);
@@ -148,7 +137,7 @@ describe('deliver-webhook', () => {
     // The same attempt's job again (a copy the reconciler queued while the first was running): nothing sent.
     expect(await handler.handle(payload, context)).toEqual({ skipped: 'attempt already made' });
     expect(hits).toBe(before + 1);
-    expect(retries).toEqual([2]);
+    expect(retries.map((retry) => retry.attempt)).toEqual([2]);
 
     // Delivered by some attempt: a later attempt's job sends nothing and adds no row.
     const [first] = await webhooks.attemptsOf(endpoint.id, messageId);

@@ -2,6 +2,7 @@
 import type { BatchStatusResponse, ImageView } from '@renamer/contracts';
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { imageView } from '../../test/image-view';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { BatchPanels } from './batch-panel';
 
@@ -25,27 +26,13 @@ const status = (done: boolean): BatchStatusResponse => ({
   completedAt: done ? '2026-11-28T10:00:05.000Z' : null,
 });
 
-const image = (done: boolean): ImageView => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  batchId: BATCH,
-  status: done ? 'ready' : 'processing',
-  originalFilename: 'IMG_0001.JPG',
-  proposedFilename: done ? 'linen-dress.jpg' : null,
-  filename: done ? 'linen-dress.jpg' : null,
-  approved: false,
-  approvedAt: null,
-  checksum: 'a'.repeat(64),
-  size: 1024,
-  mimeType: 'image/jpeg',
-  metadata: null,
-  visionTags: [],
-  altText: null,
-  seo: null,
-  safety: null,
-  error: null,
-  createdAt: '2026-11-28T10:00:00.000Z',
-  updatedAt: '2026-11-28T10:00:00.000Z',
-});
+const image = (done: boolean): ImageView =>
+  imageView({
+    batchId: BATCH,
+    status: done ? 'ready' : 'processing',
+    proposedFilename: done ? 'linen-dress.jpg' : null,
+    filename: done ? 'linen-dress.jpg' : null,
+  });
 
 afterEach(() => {
   cleanup();

@@ -1,32 +1,12 @@
 // @vitest-environment jsdom
-import type { ImageView } from '@renamer/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { imageView } from '../../test/image-view';
 import { fakeApi, renderWithQueries, type SentRequest } from '../../test/render';
 import { RenameField } from './rename-field';
 
-const IMAGE: ImageView = {
-  id: '00000000-0000-4000-8000-000000000001',
-  batchId: '6f1c2a52-52a4-4d5f-9f0e-1d2c3b4a5f60',
-  status: 'ready',
-  originalFilename: 'IMG_0001.JPG',
-  proposedFilename: 'blue-sky.jpg',
-  filename: 'blue-sky.jpg',
-  approved: false,
-  approvedAt: null,
-  checksum: 'a'.repeat(64),
-  size: 1024,
-  mimeType: 'image/jpeg',
-  metadata: null,
-  visionTags: [],
-  altText: null,
-  seo: null,
-  safety: null,
-  error: null,
-  createdAt: '2026-11-27T10:00:00.000Z',
-  updatedAt: '2026-11-27T10:00:00.000Z',
-};
+const IMAGE = imageView();
 const TAKEN = 'taken-name';
 
 /**

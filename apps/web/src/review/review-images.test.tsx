@@ -4,34 +4,23 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { imageView } from '../../test/image-view';
 import { fakeApi, type SentRequest } from '../../test/render';
 import { LOW_SCORE_BELOW, PAGE, replaceImage, tabCounts, useReviewImages } from './review-images';
 
 const BATCH = '6f1c2a52-52a4-4d5f-9f0e-1d2c3b4a5f60';
 const imageId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 /** An image of the batch, ready, its name scoring `score`. */
-const image = (n: number, score: number, fields: Partial<ImageView> = {}): ImageView => ({
-  id: imageId(n),
-  batchId: BATCH,
-  status: 'ready',
-  originalFilename: `IMG_${n}.JPG`,
-  proposedFilename: `name-${n}.jpg`,
-  filename: `name-${n}.jpg`,
-  approved: false,
-  approvedAt: null,
-  checksum: 'a'.repeat(64),
-  size: 1024,
-  mimeType: 'image/jpeg',
-  metadata: null,
-  visionTags: [],
-  altText: null,
-  seo: { score, reasons: [] },
-  safety: null,
-  error: null,
-  createdAt: '2026-11-27T10:00:00.000Z',
-  updatedAt: '2026-11-27T10:00:00.000Z',
-  ...fields,
-});
+const image = (n: number, score: number, fields: Partial<ImageView> = {}): ImageView =>
+  imageView({
+    id: imageId(n),
+    batchId: BATCH,
+    originalFilename: `IMG_${n}.JPG`,
+    proposedFilename: `name-${n}.jpg`,
+    filename: `name-${n}.jpg`,
+    seo: { score, reasons: [] },
+    ...fields,
+  });
 
 /** The list endpoint over `pages`, one after the other by cursor (`p1`, `p2`, …), as the server pages them. */
 const listAnswer =
