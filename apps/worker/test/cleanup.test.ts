@@ -3,72 +3,35 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import {
-  bullPrefix,
-  closeQueues,
-  createCleanupTasks,
-  createQueues,
-  type Queues,
-  STUCK_BATCH_ERROR,
-} from '@renamer/jobs';
-import { createRedis } from '@renamer/runtime';
+import { bullPrefix, STUCK_BATCH_ERROR } from '@renamer/jobs';
 import { freePort, spawnService, testServiceEnv, waitForStatus } from '@renamer/runtime/testing';
 import { imageObjectKey, previewObjectKey } from '@renamer/storage';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
+import { describe, expect, it } from 'vitest';
+import { useCleanupWorld } from './support/cleanup-world';
 
-let fixture: HandlerFixture;
-let redis: Redis;
-let queues: Queues;
-let prefix: string;
 const HOUR = 3600 * 1000;
 const WORKER_ENTRY = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const { world, tasks: cleanupTasks } = useCleanupWorld('cleanup');
 
-beforeAll(async () => {
-  fixture = await createHandlerFixture('cleanup');
-  prefix = testServiceEnv('cleanup').REDIS_PREFIX;
-  redis = createRedis(process.env.REDIS_URL!);
-  queues = createQueues(redis, prefix);
-});
-afterAll(async () => {
-  await closeQueues(queues);
-  redis?.disconnect();
-  await fixture?.close();
-});
-
-const tasks = (now = () => new Date(), failedJobRetentionDays = 7, downloadHistoryDays = 0) =>
-  createCleanupTasks({
-    downloads: fixture.repositories.downloads,
-    images: fixture.repositories.images,
-    batches: fixture.repositories.batches,
-    tracker: fixture.tracker,
-    store: fixture.store,
-    queues,
-    config: {
-      STALE_BATCH_AFTER_MINUTES: 120,
-      FAILED_JOB_RETENTION_DAYS: failedJobRetentionDays,
-      DOWNLOAD_HISTORY_DAYS: downloadHistoryDays,
-    },
-    now,
-  });
+const tasks = (now?: () => Date, failedJobRetentionDays = 7, downloadHistoryDays = 0) =>
+  cleanupTasks({ FAILED_JOB_RETENTION_DAYS: failedJobRetentionDays, DOWNLOAD_HISTORY_DAYS: downloadHistoryDays }, now);
 
 /** A stored object whose file was last written `ageMs` ago (the fs driver reads the file's mtime). */
 async function storedObject(key: string, ageMs: number) {
-  await fixture.store.put(key, Readable.from([Buffer.from('bytes')]), { size: 5 });
+  await world.fixture.store.put(key, Readable.from([Buffer.from('bytes')]), { size: 5 });
   const at = new Date(Date.now() - ageMs);
-  await utimes(join(fixture.workDir, 'objects', ...key.split('/')), at, at);
+  await utimes(join(world.fixture.workDir, 'objects', ...key.split('/')), at, at);
   return key;
 }
 
-const exists = async (key: string) => (await fixture.store.stat(key)) !== null;
+const exists = async (key: string) => (await world.fixture.store.stat(key)) !== null;
 
 describe('orphaned-objects', () => {
   it('removes originals and previews (small and large) no image references once they are an hour old, and nothing else', async () => {
-    const { user, images } = await fixture.uploadBatch([{ name: 'a.png', bytes: Buffer.from('a') }]);
+    const { user, images } = await world.fixture.uploadBatch([{ name: 'a.png', bytes: Buffer.from('a') }]);
     const image = images[0]!;
-    await utimes(join(fixture.workDir, 'objects', ...image.storageKey.split('/')), new Date(0), new Date(0));
+    await utimes(join(world.fixture.workDir, 'objects', ...image.storageKey.split('/')), new Date(0), new Date(0));
     const referencedPreview = await storedObject(previewObjectKey(user.id, image.id), 2 * HOUR);
     const referencedLarge = await storedObject(previewObjectKey(user.id, image.id, 'large'), 2 * HOUR);
     const orphanOriginal = await storedObject(imageObjectKey(user.id, randomUUID()), 2 * HOUR);
@@ -95,9 +58,9 @@ describe('orphaned-objects', () => {
 
 describe('expired-downloads', () => {
   it('removes the records of expired links only, once', async () => {
-    const { user, batch } = await fixture.uploadBatch([{ name: 'b.png', bytes: Buffer.from('b') }]);
+    const { user, batch } = await world.fixture.uploadBatch([{ name: 'b.png', bytes: Buffer.from('b') }]);
     const link = (expiresAt: Date) =>
-      fixture.repositories.downloads.create({ kind: 'zip', userId: user.id, batchId: batch.id, expiresAt });
+      world.fixture.repositories.downloads.create({ kind: 'zip', userId: user.id, batchId: batch.id, expiresAt });
     const expired = [await link(new Date(Date.now() - HOUR)), await link(new Date(Date.now() - 2 * HOUR))];
     const live = await link(new Date(Date.now() + HOUR));
 
@@ -110,22 +73,22 @@ describe('expired-downloads', () => {
       tasks().run('expired-downloads', { dryRun: false }),
     ]);
     expect(first.removed + second.removed).toBe(2);
-    expect(await fixture.repositories.downloads.findById(live.id)).not.toBeNull();
-    for (const gone of expired) expect(await fixture.repositories.downloads.findById(gone.id)).toBeNull();
+    expect(await world.fixture.repositories.downloads.findById(live.id)).not.toBeNull();
+    for (const gone of expired) expect(await world.fixture.repositories.downloads.findById(gone.id)).toBeNull();
   });
 
   it('keeps the record of an expired link for DOWNLOAD_HISTORY_DAYS, the person’s download list until then', async () => {
-    const { user, batch } = await fixture.uploadBatch([{ name: 'c.png', bytes: Buffer.from('c') }]);
+    const { user, batch } = await world.fixture.uploadBatch([{ name: 'c.png', bytes: Buffer.from('c') }]);
     const link = (expiresAt: Date) =>
-      fixture.repositories.downloads.create({ kind: 'zip', userId: user.id, batchId: batch.id, expiresAt });
+      world.fixture.repositories.downloads.create({ kind: 'zip', userId: user.id, batchId: batch.id, expiresAt });
     const DAY = 24 * HOUR;
     const recent = await link(new Date(Date.now() - 89 * DAY));
     const old = await link(new Date(Date.now() - 91 * DAY));
 
     const run = await tasks(undefined, 7, 90).run('expired-downloads', { dryRun: false });
     expect(run).toMatchObject({ removed: 1, sample: [old.id] });
-    expect(await fixture.repositories.downloads.findById(old.id)).toBeNull();
-    expect((await fixture.repositories.downloads.listPageForUser(user.id)).items.map((row) => row.id)).toEqual([
+    expect(await world.fixture.repositories.downloads.findById(old.id)).toBeNull();
+    expect((await world.fixture.repositories.downloads.listPageForUser(user.id)).items.map((row) => row.id)).toEqual([
       recent.id,
     ]);
   });
@@ -133,14 +96,14 @@ describe('expired-downloads', () => {
 
 describe('stale-batches', () => {
   it('fails the unfinished images of a batch stuck past the timeout, with a reason, and leaves a moving batch alone', async () => {
-    const stuck = await fixture.uploadBatch([
+    const stuck = await world.fixture.uploadBatch([
       { name: 'c.png', bytes: Buffer.from('c') },
       { name: 'd.png', bytes: Buffer.from('d') },
     ]);
-    const busy = await fixture.uploadBatch([{ name: 'e.png', bytes: Buffer.from('e') }]);
+    const busy = await world.fixture.uploadBatch([{ name: 'e.png', bytes: Buffer.from('e') }]);
     // Nothing of the first batch has changed for three hours (written past the updated_at triggers).
     const threeHoursAgo = new Date(Date.now() - 3 * HOUR).toISOString();
-    await fixture.client.sql.begin(async (tx) => {
+    await world.fixture.client.sql.begin(async (tx) => {
       await tx`set local session_replication_role = replica`;
       await tx`update images set updated_at = ${threeHoursAgo} where batch_id = ${stuck.batch.id}`;
       await tx`update batches set updated_at = ${threeHoursAgo} where id = ${stuck.batch.id}`;
@@ -148,24 +111,24 @@ describe('stale-batches', () => {
 
     const dryRun = await tasks().run('stale-batches', { dryRun: true });
     expect(dryRun).toMatchObject({ removed: 1, sample: [stuck.batch.id] });
-    expect((await fixture.repositories.batches.findById(stuck.batch.id))?.status).toBe('queued');
+    expect((await world.fixture.repositories.batches.findById(stuck.batch.id))?.status).toBe('queued');
 
     expect(await tasks().run('stale-batches', { dryRun: false })).toMatchObject({ removed: 1 });
-    const images = await fixture.repositories.images.listAllByBatch(stuck.batch.id);
+    const images = await world.fixture.repositories.images.listAllByBatch(stuck.batch.id);
     expect(images.map((image) => [image.status, image.error])).toEqual([
       ['failed', STUCK_BATCH_ERROR],
       ['failed', STUCK_BATCH_ERROR],
     ]);
-    expect((await fixture.repositories.batches.findById(stuck.batch.id))?.status).toBe('failed');
+    expect((await world.fixture.repositories.batches.findById(stuck.batch.id))?.status).toBe('failed');
     // The service never finished them: both images' quota is given back, once, and the moving batch's is not.
     expect(
-      (await fixture.repositories.quotaCredits.listForUser(stuck.user.id)).map((credit) => credit.imageId).sort(),
+      (await world.fixture.repositories.quotaCredits.listForUser(stuck.user.id)).map((credit) => credit.imageId).sort(),
     ).toEqual(stuck.images.map((image) => image.id).sort());
-    expect(await fixture.repositories.quotaCredits.listForUser(busy.user.id)).toEqual([]);
-    expect(fixture.events).toContainEqual(
+    expect(await world.fixture.repositories.quotaCredits.listForUser(busy.user.id)).toEqual([]);
+    expect(world.fixture.events).toContainEqual(
       expect.objectContaining({ type: 'batch.status', batchId: stuck.batch.id, status: 'failed' }),
     );
-    expect((await fixture.repositories.batches.findById(busy.batch.id))?.status).toBe('queued');
+    expect((await world.fixture.repositories.batches.findById(busy.batch.id))?.status).toBe('queued');
     expect(await tasks().run('stale-batches', { dryRun: false })).toMatchObject({ removed: 0 });
   });
 });
@@ -177,12 +140,12 @@ describe('failed-jobs', () => {
       async () => {
         throw new Error('always fails');
       },
-      { connection: redis.duplicate({ maxRetriesPerRequest: null }), prefix: bullPrefix(prefix) },
+      { connection: world.redis.duplicate({ maxRetriesPerRequest: null }), prefix: bullPrefix(world.prefix) },
     );
     const jobs = await Promise.all(
-      [1, 2].map(() => queues.maintenance.add('prune-sessions', { retentionDays: 1 }, { attempts: 1 })),
+      [1, 2].map(() => world.queues.maintenance.add('prune-sessions', { retentionDays: 1 }, { attempts: 1 })),
     );
-    await expect.poll(() => queues.maintenance.getFailedCount(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => world.queues.maintenance.getFailedCount(), { timeout: 10_000 }).toBe(2);
     await worker.close();
 
     expect(await tasks().run('failed-jobs', { dryRun: false })).toMatchObject({ removed: 0 });
@@ -190,11 +153,11 @@ describe('failed-jobs', () => {
     const dryRun = await tasks(eightDaysOn).run('failed-jobs', { dryRun: true });
     expect(dryRun).toMatchObject({ removed: 2 });
     expect(dryRun.sample?.sort()).toEqual(jobs.map((job) => `maintenance:${job.id}`).sort());
-    expect(await queues.maintenance.getFailedCount()).toBe(2);
+    expect(await world.queues.maintenance.getFailedCount()).toBe(2);
 
     // BullMQ's clean reads Redis's own clock: a retention of zero stands for the days gone by.
     expect(await tasks(undefined, 0).run('failed-jobs', { dryRun: false })).toMatchObject({ removed: 2 });
-    expect(await queues.maintenance.getFailedCount()).toBe(0);
+    expect(await world.queues.maintenance.getFailedCount()).toBe(0);
     expect(await tasks(undefined, 0).run('failed-jobs', { dryRun: false })).toMatchObject({ removed: 0 });
   });
 });
@@ -204,8 +167,8 @@ describe('the worker’s schedule', () => {
     const port = await freePort();
     const env = {
       ...testServiceEnv('cleanup-schedule'),
-      REDIS_PREFIX: prefix,
-      DATABASE_URL: fixture.databaseUrl,
+      REDIS_PREFIX: world.prefix,
+      DATABASE_URL: world.fixture.databaseUrl,
       WORKER_PORT: String(port),
       ANALYSIS_STEPS: '',
     };
@@ -216,11 +179,14 @@ describe('the worker’s schedule', () => {
     try {
       await waitForStatus(workers[0]!, `http://127.0.0.1:${port}/health/ready`);
       await expect
-        .poll(async () => (await queues.maintenance.getJobSchedulers()).filter((s) => s.name === 'cleanup').length, {
-          timeout: 20_000,
-        })
+        .poll(
+          async () => (await world.queues.maintenance.getJobSchedulers()).filter((s) => s.name === 'cleanup').length,
+          {
+            timeout: 20_000,
+          },
+        )
         .toBe(4);
-      const schedules = await queues.maintenance.getJobSchedulers();
+      const schedules = await world.queues.maintenance.getJobSchedulers();
       expect(
         schedules
           .filter((s) => s.name === 'cleanup')

@@ -1,50 +1,18 @@
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { closeQueues, createCleanupTasks, createQueues, type Queues } from '@renamer/jobs';
-import { createRedis } from '@renamer/runtime';
 import { freePort, spawnService, testServiceEnv, waitForStatus } from '@renamer/runtime/testing';
 import { previewObjectKey } from '@renamer/storage';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlerFixture, type HandlerFixture } from './support/handler-fixture';
+import { describe, expect, it } from 'vitest';
+import { useCleanupWorld } from './support/cleanup-world';
 
-let fixture: HandlerFixture;
-let redis: Redis;
-let queues: Queues;
-let prefix: string;
 const WORKER_ENTRY = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const { world, tasks: cleanupTasks } = useCleanupWorld('retention');
 
-beforeAll(async () => {
-  fixture = await createHandlerFixture('retention');
-  prefix = testServiceEnv('retention').REDIS_PREFIX;
-  redis = createRedis(process.env.REDIS_URL!);
-  queues = createQueues(redis, prefix);
-});
-afterAll(async () => {
-  await closeQueues(queues);
-  redis?.disconnect();
-  await fixture?.close();
-});
-
-const tasks = (retainOriginalsDays?: number) =>
-  createCleanupTasks({
-    downloads: fixture.repositories.downloads,
-    images: fixture.repositories.images,
-    batches: fixture.repositories.batches,
-    tracker: fixture.tracker,
-    store: fixture.store,
-    queues,
-    config: {
-      STALE_BATCH_AFTER_MINUTES: 120,
-      FAILED_JOB_RETENTION_DAYS: 7,
-      DOWNLOAD_HISTORY_DAYS: 90,
-      RETAIN_ORIGINALS_DAYS: retainOriginalsDays,
-    },
-  });
+const tasks = (retainOriginalsDays?: number) => cleanupTasks({ RETAIN_ORIGINALS_DAYS: retainOriginalsDays });
 
 /** A batch of `files` photos, `ageDays` old, its date first shown `noticeDaysAgo` ago (null: never), with previews. */
 async function oldBatch(files: number, ageDays: number, noticeDaysAgo: number | null, status = 'completed') {
-  const made = await fixture.uploadBatch(
+  const made = await world.fixture.uploadBatch(
     Array.from({ length: files }, (_, index) => ({ name: `${index}.png`, bytes: Buffer.from(crypto.randomUUID()) })),
   );
   const objects = made.images.flatMap((image) => [
@@ -54,19 +22,19 @@ async function oldBatch(files: number, ageDays: number, noticeDaysAgo: number | 
   ]);
   for (const image of made.images) {
     for (const size of ['small', 'large'] as const) {
-      await fixture.store.put(previewObjectKey(made.user.id, image.id, size), Readable.from([Buffer.from('w')]), {
+      await world.fixture.store.put(previewObjectKey(made.user.id, image.id, size), Readable.from([Buffer.from('w')]), {
         size: 1,
       });
     }
   }
   const notice = noticeDaysAgo === null ? null : new Date(Date.now() - noticeDaysAgo * 86_400_000).toISOString();
-  await fixture.client.sql`
+  await world.fixture.client.sql`
     update batches set status = ${status}, created_at = ${new Date(Date.now() - ageDays * 86_400_000).toISOString()},
       retention_notice_at = ${notice} where id = ${made.batch.id}`;
   return { ...made, objects };
 }
 
-const exists = async (key: string) => (await fixture.store.stat(key)) !== null;
+const exists = async (key: string) => (await world.fixture.store.stat(key)) !== null;
 
 describe('the retention task', () => {
   it('removes each due image once when two runs meet, and leaves a batch still at work or shown too recently', async () => {
@@ -86,12 +54,12 @@ describe('the retention task', () => {
     ]);
     expect(first.removed + second.removed).toBe(5);
     for (const batch of due) {
-      expect(await fixture.repositories.batches.findById(batch.batch.id)).toBeNull();
+      expect(await world.fixture.repositories.batches.findById(batch.batch.id)).toBeNull();
       for (const key of batch.objects) expect(await exists(key)).toBe(false);
     }
     for (const kept of [atWork, shownLately]) {
-      expect(await fixture.repositories.batches.findById(kept.batch.id)).not.toBeNull();
-      expect(await fixture.repositories.images.listAllByBatch(kept.batch.id)).toHaveLength(1);
+      expect(await world.fixture.repositories.batches.findById(kept.batch.id)).not.toBeNull();
+      expect(await world.fixture.repositories.images.listAllByBatch(kept.batch.id)).toHaveLength(1);
       for (const key of kept.objects) expect(await exists(key)).toBe(true);
     }
     // Off, the same batches are left alone, whatever their age.
@@ -107,15 +75,15 @@ describe('the retention task', () => {
 describe('the worker’s retention schedule', () => {
   it('is kept only while RETAIN_ORIGINALS_DAYS is set: a worker started without it removes it', async () => {
     const retentionSchedules = async () =>
-      (await queues.maintenance.getJobSchedulers()).filter(
+      (await world.queues.maintenance.getJobSchedulers()).filter(
         (schedule) => schedule.name === 'cleanup' && schedule.template?.data?.task === 'retention',
       );
     const start = async (extra: Record<string, string>) => {
       const port = await freePort();
       const worker = spawnService(WORKER_ENTRY, {
         ...testServiceEnv('retention-schedule'),
-        REDIS_PREFIX: prefix,
-        DATABASE_URL: fixture.databaseUrl,
+        REDIS_PREFIX: world.prefix,
+        DATABASE_URL: world.fixture.databaseUrl,
         WORKER_PORT: String(port),
         ANALYSIS_STEPS: '',
         ...extra,
@@ -136,7 +104,7 @@ describe('the worker’s retention schedule', () => {
     try {
       await expect.poll(async () => (await retentionSchedules()).length, { timeout: 20_000 }).toBe(0);
       expect(
-        (await queues.maintenance.getJobSchedulers()).filter((schedule) => schedule.name === 'cleanup'),
+        (await world.queues.maintenance.getJobSchedulers()).filter((schedule) => schedule.name === 'cleanup'),
       ).toHaveLength(4);
     } finally {
       await off.stop();

@@ -1,22 +1,13 @@
 // @vitest-environment jsdom
-import type { Profile } from '@renamer/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubModalDialogs } from '../../test/dialog';
+import { profile } from '../../test/profile';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { AccountPage } from './account';
 
-const PROFILE: Profile = {
-  id: '2b7c9a4e-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
-  displayName: 'Grace',
-  plan: 'basic',
-  role: 'user',
-  quota: 50,
-  template: null,
-  instructions: 'British English',
-  createdAt: '2026-11-01T00:00:00.000Z',
-};
+const PROFILE = profile({ instructions: 'British English' });
 
 stubModalDialogs();
 afterEach(cleanup);

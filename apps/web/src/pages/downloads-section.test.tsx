@@ -1,23 +1,15 @@
 // @vitest-environment jsdom
-import type { DownloadView, Profile } from '@renamer/contracts';
+import type { DownloadView } from '@renamer/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { profile } from '../../test/profile';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { formatBytes, formatTime } from '../ui/format';
 import { AccountPage } from './account';
 import { describeOptions } from './downloads-section';
 
-const PROFILE: Profile = {
-  id: '2b7c9a4e-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
-  displayName: 'Grace',
-  plan: 'basic',
-  role: 'user',
-  quota: 50,
-  template: null,
-  instructions: null,
-  createdAt: '2026-11-01T00:00:00.000Z',
-};
+const PROFILE = profile();
 const BATCH = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 const ARCHIVE: DownloadView = {

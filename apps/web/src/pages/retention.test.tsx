@@ -1,23 +1,14 @@
 // @vitest-environment jsdom
-import type { BatchListItem, Profile } from '@renamer/contracts';
+import type { BatchListItem } from '@renamer/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubModalDialogs } from '../../test/dialog';
+import { profile } from '../../test/profile';
 import { fakeApi, renderWithQueries } from '../../test/render';
 import { AccountPage } from './account';
 import { BatchesPage } from './batches';
 
-const PROFILE: Profile = {
-  id: '2b7c9a4e-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
-  displayName: 'Grace',
-  plan: 'basic',
-  role: 'user',
-  quota: 50,
-  template: null,
-  instructions: null,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  retainOriginalsDays: 30,
-};
+const PROFILE = profile({ retainOriginalsDays: 30 });
 const QUOTA = {
   plan: 'basic',
   quota: 50,
