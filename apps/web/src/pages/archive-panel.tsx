@@ -149,18 +149,14 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
             />
           </>
         )}
-        <label htmlFor={`${id}-strip`}>Metadata in the copies</label>
-        <select
+        <ChoiceSelect
           id={`${id}-strip`}
+          label="Metadata in the copies"
+          choices={STRIP_MODES}
+          labels={STRIP_LABELS}
           value={options.strip}
-          onChange={(event) => set({ strip: event.target.value as StripMode })}
-        >
-          {STRIP_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {STRIP_LABELS[mode]}
-            </option>
-          ))}
-        </select>
+          onChange={(strip) => set({ strip })}
+        />
       </fieldset>
       <fieldset>
         <legend>Web-ready copies</legend>
@@ -175,18 +171,14 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
           value={options.resize}
           onChange={(event) => set({ resize: event.target.value })}
         />
-        <label htmlFor={`${id}-format`}>Format</label>
-        <select
+        <ChoiceSelect
           id={`${id}-format`}
+          label="Format"
+          choices={COPY_FORMATS}
+          labels={FORMAT_LABELS}
           value={options.format}
-          onChange={(event) => set({ format: event.target.value as CopyFormat })}
-        >
-          {COPY_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_LABELS[format]}
-            </option>
-          ))}
-        </select>
+          onChange={(format) => set({ format })}
+        />
         <label htmlFor={`${id}-quality`}>Quality (1–100, empty: the format’s default)</label>
         <input
           id={`${id}-quality`}
@@ -227,5 +219,35 @@ export function ArchivePanel({ batchId }: { batchId: string }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A labelled drop-down of one of `choices`, each shown by its label. */
+function ChoiceSelect<T extends string>({
+  id,
+  label,
+  choices,
+  labels,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  choices: readonly T[];
+  labels: Record<T, string>;
+  value: T;
+  onChange: (choice: T) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value as T)}>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {labels[choice]}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
