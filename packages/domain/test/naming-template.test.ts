@@ -180,6 +180,32 @@ describe('a batch named with a template', () => {
   });
 });
 
+describe('a template whose subject the filename rules change', () => {
+  const original = { ...facts, originalFilename: 'red-shoes-final-v2.jpg' };
+  const keyword = (label: string): VisionTag[] => [{ label, confidence: 0, source: 'keywords' }];
+  const shapeOf = (text: string, tagList: VisionTag[]) => {
+    const proposal = proposeName(tagList, { format: 'jpeg', locale: 'en', facts: original, template: template(text) });
+    if (!proposal.ok) throw new Error(proposal.reason);
+    return proposal.shape;
+  };
+
+  it('keeps the template’s words apart from a subject of three words or more, a stop word never twice', () => {
+    // The literal `A` and the keyword's `a` once; the subject filled to three words with the frame's shape.
+    const shape = shapeOf('{original}A{subject}', keyword('con a/b'));
+    expect(shape.before).toEqual(['red', 'shoes', 'final', 'v2', 'a']);
+    expect(shape.subject.length).toBeGreaterThanOrEqual(3);
+    expect(shape.subject).not.toContain('a');
+  });
+
+  it('yields to a name without the template when the rules would leave its subject under three words', () => {
+    // Sixty characters leave room for two words of the subject only once a trailing `of` is trimmed.
+    const shape = shapeOf('b 0 0 0 0 0 0 0 A 00{original}{subject}', keyword('smørrebrød cup of tea'));
+    expect(shape.before).toEqual([]);
+    expect(shape.subject.length).toBeGreaterThanOrEqual(3);
+    expect(shape.subject.length).toBeLessThanOrEqual(6);
+  });
+});
+
 describe('naming on any input', () => {
   it('gives a name within the rules, or refuses the template with a clear problem', () => {
     fc.assert(

@@ -95,8 +95,10 @@ export class NameWords {
   newWords(words: readonly string[]): string[] {
     const fresh = words.filter((word, index) => {
       const earlier = words.slice(0, index);
+      // A stop word is not repeated either, the template's words included: the filename rules would drop the
+      // repeat, and the name would then no longer be shaped like its words.
       return isStopWord(word, this.limits.locale)
-        ? !this.list.includes(word) && !earlier.includes(word)
+        ? !this.list.includes(word) && !earlier.includes(word) && !this.taken.includes(word)
         : !hasRootIn(word, this.list) && !hasRootIn(word, earlier) && !hasRootIn(word, this.taken);
     });
     let start = 0;

@@ -37,6 +37,23 @@ export function fittedStem(shape: NameShape, suffix?: string): string[] | null {
   return null;
 }
 
+/**
+ * The shape of `words`, the stem the filename rules made of `shape`'s words: the template's words kept apart where
+ * the rules left them as they were (they changed only the subject: a repeat dropped, a letter transliterated), else
+ * all of it the subject.
+ */
+export function reshaped(shape: NameShape, words: readonly string[]): NameShape {
+  const { before, after } = shape;
+  const middle = words.length - before.length - after.length;
+  const intact =
+    middle >= 0 &&
+    before.every((word, index) => words[index] === word) &&
+    after.every((word, index) => words[before.length + middle + index] === word);
+  return intact
+    ? { ...shape, subject: words.slice(before.length, before.length + middle) }
+    : { ...plainShape(words), maxParts: shape.maxParts };
+}
+
 /** The words of a shape that are not its subject: a template's, and a `-2` suffix. A score does not judge them. */
 export const fixedWordsOf = (shape: NameShape) => [...shape.before, ...shape.after];
 

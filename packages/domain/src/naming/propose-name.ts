@@ -10,7 +10,7 @@ import { isStopWord } from '../filename/vocabulary';
 import { isCameraMadeFilename } from './camera-filename';
 import { composeWords, MIN_NAME_WORDS, NameWords, type WordLimits } from './compose-words';
 import { frameWords, type ImageFacts, whenWords } from './image-facts';
-import { fittedStem, fixedWordsOf, type NameShape, plainShape } from './name-shape';
+import { fittedStem, fixedWordsOf, type NameShape, plainShape, reshaped } from './name-shape';
 import { scoreFilename } from './seo-score';
 import { type Candidate, rankedCandidates } from './signals';
 import { fixedWords, type NamingTemplate } from './template';
@@ -89,7 +89,11 @@ function templatedProposal(
   if (hasSubject && subject.length < MIN_NAME_WORDS) return null;
   const shape: NameShape = { before, subject, after, maxParts: Number.POSITIVE_INFINITY };
   const proposal = shapedFrom(shape, tags, options);
-  return proposal.ok && isCameraMadeFilename(proposal.filename) ? null : proposal;
+  if (!proposal.ok) return proposal;
+  // The rules took the subject below three words, or the template's words apart from it: the template yields.
+  if (hasSubject && proposal.shape.subject.length < MIN_NAME_WORDS) return null;
+  if (fixedWordsOf(proposal.shape).length === 0 && before.length + after.length > 0) return null;
+  return isCameraMadeFilename(proposal.filename) ? null : proposal;
 }
 
 /**
@@ -127,8 +131,7 @@ export function shapedFrom(shape: NameShape, tags: readonly VisionTag[], options
   const named = normalizeFilename(words.join('-'), options);
   if (!named.ok) return named;
   // Whatever the rules still dropped, the shape is the name as it stands: a -2 is then added to that name.
-  const kept =
-    named.stem === words.join('-') ? shape : { ...plainShape(named.stem.split('-')), maxParts: shape.maxParts };
+  const kept = named.stem === words.join('-') ? shape : reshaped(shape, named.stem.split('-'));
   const seo = scoreFilename(named.filename, { tags, locale: options.locale, fixedWords: fixedWordsOf(kept) });
   return { ...named, words: named.stem.split('-'), seo, shape: kept };
 }
