@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -113,7 +113,7 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
       try {
         if (closed) throw new Error('The metadata embedder is closed');
         await mkdir(options.tmpDir, { recursive: true });
-        await pipeline(source, createWriteStream(file, { flags: 'wx' }));
+        await writeNew(source, file);
         if (format) {
           await writeFields(file, fields, format.iptc).catch((error: unknown) => {
             throw new MetadataEmbedError(`exiftool could not write the metadata: ${String(error)}`, { cause: error });
@@ -134,7 +134,7 @@ export function createMetadataEmbedder(options: { tmpDir: string }): MetadataEmb
       try {
         if (closed) throw new Error('The metadata embedder is closed');
         await mkdir(options.tmpDir, { recursive: true });
-        await pipeline(source, createWriteStream(input, { flags: 'wx' }));
+        await writeNew(source, input);
         if (webReady) {
           file = join(options.tmpDir, `${randomUUID()}.${copyExtension(webReady.target)}`);
           const opened = await webReady.open(input);
@@ -219,6 +219,15 @@ function mergeKeywords(existing: string[], tags: string[]): string[] {
 function asStrings(value: unknown): string[] {
   if (value === undefined || value === null || value === '') return [];
   return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/**
+ * Writes `source` to `file`, which must not exist. The file is opened first: a write stream opens its file in its own
+ * time, so with a source that fails at once the file would appear after the caller had removed it.
+ */
+async function writeNew(source: Readable, file: string): Promise<void> {
+  const handle = await open(file, 'wx');
+  await pipeline(source, handle.createWriteStream());
 }
 
 /** Cleanup must not hide the error that caused it, nor crash the process from a stream's close handler. */

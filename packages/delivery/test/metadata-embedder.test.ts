@@ -207,6 +207,19 @@ describe('the temp file', () => {
     await tmpDirIsEmpty();
   });
 
+  it('is never left behind by a source that fails before its first byte', async () => {
+    // Failing as soon as it is read, while the file is being opened: the file must not appear after its removal.
+    for (let round = 0; round < 200; round++) {
+      const failing = new Readable({
+        read() {
+          this.destroy(new Error('object store went away'));
+        },
+      });
+      await expect(embedder.embed(failing, fields, 'jpg')).rejects.toThrow('object store went away');
+    }
+    await tmpDirIsEmpty();
+  });
+
   it('goes when exiftool cannot write the file', async () => {
     const notAJpeg = Readable.from([Buffer.from('these bytes are not an image at all')]);
     await expect(embedder.embed(notAJpeg, fields, 'jpg')).rejects.toBeInstanceOf(MetadataEmbedError);

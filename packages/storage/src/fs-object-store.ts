@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, link, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -51,7 +51,9 @@ export function createFsObjectStore(options: FsObjectStoreOptions): ObjectStore 
     await mkdir(tempDir, { recursive: true });
     const temp = join(tempDir, randomUUID());
     try {
-      await pipeline(stream, exactSize(size), createWriteStream(temp, { flags: 'wx' }));
+      // Opened first: a write stream opens its file in its own time, after the rm below if the stream fails at once.
+      const handle = await open(temp, 'wx');
+      await pipeline(stream, exactSize(size), handle.createWriteStream());
       await flushToDisk(temp);
     } catch (error) {
       await rm(temp, { force: true });
